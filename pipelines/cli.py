@@ -2,7 +2,25 @@
 
 from __future__ import annotations
 
+import importlib
+
 import click
+
+# (module, command attribute): each stage keeps its commands in its own module.
+COMMANDS = [
+    ("pipelines.games.odds_cli", "odds"),
+    ("pipelines.sim.cli", "simulate"),
+    ("pipelines.vision.cli", "train_detector"),
+    ("pipelines.vision.cli", "calibrate"),
+    ("pipelines.rounds.cli", "watch"),
+    ("pipelines.rounds.cli", "run"),
+    ("pipelines.store.cli", "report"),
+    ("pipelines.store.cli", "flags"),
+    ("pipelines.store.cli", "replay"),
+    ("pipelines.store.cli", "import_csv"),
+    ("dashboards.cli", "serve"),
+    ("dashboards.cli", "demo"),
+]
 
 
 @click.group()
@@ -12,10 +30,15 @@ def main() -> None:
 
 
 def _register() -> None:
-    # Each stage adds its commands from its own module so this file stays a table of contents.
-    from pipelines.games.odds_cli import odds
-
-    main.add_command(odds)
+    for module_name, attr in COMMANDS:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as e:
+            if e.name == module_name:  # that stage is not built yet
+                continue
+            raise
+        if hasattr(module, attr):
+            main.add_command(getattr(module, attr))
 
 
 _register()
