@@ -90,7 +90,10 @@ class Settings(BaseModel):
 def table_of(settings: Settings, wager: str) -> Paytable:
     """The paytable a wager uses under these settings, checked to hold every line King High needs."""
     name = getattr(settings.paytables, wager)
-    table = paytable(GAME, wager, name)
+    try:
+        table = paytable(GAME, wager, name)
+    except PaytableError as e:
+        raise PaytableError(f"King High settings field paytables.{wager}: {name!r}: {e}") from None
     missing = [line for line in REQUIRED_LINES[wager] if table.pays(line) is None]
     if missing:
         raise PaytableError(
