@@ -1,0 +1,52 @@
+"""Random but plausible scenes on a layout, for detector training data.
+
+Unlike the round scripts these ignore the rules: they cover the variety the detector must handle (cards
+in every card area, face up and down, sideways discards, overlapping fans, chip stacks of every
+denomination on every spot, the dealer's hands over anything).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pipelines.games.cards import DECK
+from pipelines.games.layout import Layout
+
+from .scene import CARD_W_MM, DENOMINATIONS, ChipStack, Occluder, PlacedCard, Scene
+
+CARD_KINDS = ("cards", "card_box", "discard", "shoe")
+CHIP_KINDS = ("bet", "paid", "tray")
+
+
+def random_scene(layout: Layout, rng: np.random.Generator, density: float = 0.6) -> Scene:
+    scene = Scene()
+    deck = list(DECK)
+    for zone in layout.zones:
+        if rng.random() > density:
+            continue
+        cx, cy = zone.centre
+        if zone.kind in CARD_KINDS:
+            n = int(rng.integers(1, 6)) if zone.kind == "cards" else 1
+            spacing = CARD_W_MM * (rng.uniform(0.35, 1.05))  # overlapping fans are the hard cases
+            sideways = zone.kind == "discard" or rng.random() < 0.08
+            back = "red" if rng.random() < 0.5 else "blue"
+            for k in range(n):
+                card = deck[int(rng.integers(len(deck)))]
+                scene.cards.append(PlacedCard(
+                    card=card,
+                    x=cx + (k - (n - 1) / 2) * spacing + rng.normal(0, 3),
+                    y=cy + rng.normal(0, 4),
+                    face_up=bool(rng.random() < 0.8),
+                    back=back,
+                    angle=(90.0 if sideways else 0.0) + float(rng.normal(0, 4)),
+                ))
+        elif zone.kind in CHIP_KINDS:
+            n = int(rng.integers(1, 9))
+            chips = sorted((int(rng.choice(DENOMINATIONS)) for _ in range(n)), reverse=True)
+            scene.chips.append(ChipStack(chips=chips, x=cx + rng.normal(0, 4), y=cy + rng.normal(0, 4)))
+    for _ in range(int(rng.integers(0, 3))):
+        scene.occluders.append(Occluder(
+            x=float(rng.uniform(0, layout.width_mm)), y=float(rng.uniform(0, layout.height_mm * 0.6)),
+            rx=float(rng.uniform(45, 70)), ry=float(rng.uniform(70, 110)), angle=float(rng.uniform(-40, 40)),
+        ))
+    return scene

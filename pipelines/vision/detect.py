@@ -1,0 +1,160 @@
+"""Card and chip detection from committed weights: one `sv.Detections` per frame.
+
+Two ONNX models run through ONNX Runtime on the CPU (chosen by measurement, benchmarks/detector_speed.py):
+- the detector (YOLO, classes in `classes.DET_CLASSES`) finds card faces, backs and chips;
+- the card classifier reads rank and suit from a full-resolution crop of every card face.
+
+The detections carry `data["class_name"]`, `data["card"]` (e.g. "Ah" or ""), `data["card_confidence"]`
+and `data["chip_value"]` (0 for non-chips) so downstream code never re-derives identity.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import supervision as sv
+
+from .classes import CARD_CLASSES, DET_CLASSES, chip_value
+
+MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
+
+
+class ModelError(RuntimeError):
+    """Weights missing or not loadable."""
+
+
+@dataclass(frozen=True)
+class DetectorConfig:
+    detector_path: Path = MODELS_DIR / "detector.onnx"
+    classifier_path: Path = MODELS_DIR / "card_classifier.onnx"
+    imgsz: int = 960
+    conf: float = 0.35  # below this a detection is dropped
+    uncertain_below: float = 0.6  # kept but marked uncertain (a round it touches goes to review)
+    iou: float = 0.5
+    card_conf: float = 0.5  # a card identity below this is carried as unknown
+    threads: int = 1
+
+
+def _session(path: Path, threads: int):
+    import onnxruntime as ort
+
+    if not Path(path).exists():
+        raise ModelError(f"{path}: model weights not found (train with `tablewatch train-detector`)")
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    opts.inter_op_num_threads = 1
+    try:
+        return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+    except Exception as e:  # onnxruntime raises its own exception types
+        raise ModelError(f"{path}: cannot load ONNX model: {e}") from e
+
+
+def letterbox(frame: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[int, int]]:
+    """Resize keeping aspect into a size×size grey canvas; returns (image, scale, (pad_x, pad_y))."""
+    h, w = frame.shape[:2]
+    scale = size / max(h, w)
+    nw, nh = round(w * scale), round(h * scale)
+    resized = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA)
+    canvas = np.full((size, size, 3), 114, np.uint8)
+    px, py = (size - nw) // 2, (size - nh) // 2
+    canvas[py : py + nh, px : px + nw] = resized
+    return canvas, scale, (px, py)
+
+
+def _to_tensor(images: list[np.ndarray]) -> np.ndarray:
+    batch = np.stack([cv2.cvtColor(im, cv2.COLOR_BGR2RGB) for im in images]).astype(np.float32) / 255.0
+    return np.ascontiguousarray(batch.transpose(0, 3, 1, 2))
+
+
+def decode_yolo(output: np.ndarray, conf: float, iou: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """YOLO (v8/11) head output (4+nc, N) -> boxes xyxy, scores, class ids after class-wise NMS."""
+    preds = output.T  # (N, 4+nc)
+    scores_all = preds[:, 4:]
+    cls = scores_all.argmax(1)
+    scores = scores_all[np.arange(len(cls)), cls]
+    keep = scores >= conf
+    preds, cls, scores = preds[keep], cls[keep], scores[keep]
+    if not len(preds):
+        return np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, int)
+    xy, wh = preds[:, :2], preds[:, 2:4]
+    boxes = np.concatenate([xy - wh / 2, xy + wh / 2], axis=1)
+    # Offsetting boxes by class makes one NMS call class-wise.
+    offset = boxes + (cls[:, None] * 4096.0)
+    idx = cv2.dnn.NMSBoxes(
+        [[float(a), float(b), float(c - a), float(d - b)] for a, b, c, d in offset],
+        scores.tolist(), conf, iou,
+    )
+    idx = np.array(idx, dtype=int).reshape(-1)
+    return boxes[idx].astype(np.float32), scores[idx].astype(np.float32), cls[idx]
+
+
+def card_crop(frame: np.ndarray, box: np.ndarray, size: int) -> np.ndarray:
+    """Square classifier input from a card box: turned upright when the card lies sideways."""
+    h, w = frame.shape[:2]
+    x1, y1, x2, y2 = box
+    pad = 0.06 * max(x2 - x1, y2 - y1)
+    x1, y1 = max(0, int(x1 - pad)), max(0, int(y1 - pad))
+    x2, y2 = min(w, int(x2 + pad)), min(h, int(y2 + pad))
+    crop = frame[y1:y2, x1:x2]
+    if crop.size == 0:
+        return np.zeros((size, size, 3), np.uint8)
+    if crop.shape[1] > crop.shape[0]:
+        crop = cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE)
+    return cv2.resize(crop, (size, size), interpolation=cv2.INTER_AREA)
+
+
+class Detector:
+    """Loads the committed ONNX weights once; `detect(frame)` or `detect_batch(frames)`."""
+
+    def __init__(self, config: DetectorConfig | None = None) -> None:
+        self.config = config or DetectorConfig()
+        self._det = _session(self.config.detector_path, self.config.threads)
+        self._cls = _session(self.config.classifier_path, self.config.threads)
+        self._det_input = self._det.get_inputs()[0].name
+        self._cls_input = self._cls.get_inputs()[0].name
+        shape = self._cls.get_inputs()[0].shape
+        self.cls_size = int(shape[2]) if isinstance(shape[2], int) else 96
+        dshape = self._det.get_inputs()[0].shape
+        if isinstance(dshape[2], int):
+            self.config = DetectorConfig(**{**self.config.__dict__, "imgsz": int(dshape[2])})
+
+    def detect(self, frame: np.ndarray) -> sv.Detections:
+        return self.detect_batch([frame])[0]
+
+    def detect_batch(self, frames: list[np.ndarray]) -> list[sv.Detections]:
+        c = self.config
+        boxed = [letterbox(f, c.imgsz) for f in frames]
+        out: list[sv.Detections] = []
+        for frame, (img, scale, (px, py)) in zip(frames, boxed, strict=True):
+            raw = self._det.run(None, {self._det_input: _to_tensor([img])})[0][0]
+            boxes, scores, cls = decode_yolo(raw, c.conf, c.iou)
+            boxes = (boxes - np.array([px, py, px, py], np.float32)) / scale
+            out.append(self._identify(frame, boxes, scores, cls))
+        return out
+
+    def _identify(self, frame: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
+                  cls: np.ndarray) -> sv.Detections:
+        names = np.array([DET_CLASSES[i] for i in cls], dtype=object)
+        cards = np.full(len(cls), "", dtype=object)
+        card_conf = np.zeros(len(cls), np.float32)
+        face_idx = np.flatnonzero(names == "card")
+        if len(face_idx):
+            crops = [card_crop(frame, boxes[i], self.cls_size) for i in face_idx]
+            probs = self._cls.run(None, {self._cls_input: _to_tensor(crops)})[0]
+            best = probs.argmax(1)
+            for j, i in enumerate(face_idx):
+                card_conf[i] = float(probs[j, best[j]])
+                if card_conf[i] >= self.config.card_conf:
+                    cards[i] = CARD_CLASSES[best[j]]
+        chips = np.array([chip_value(n) or 0 for n in names], dtype=np.int32)
+        return sv.Detections(
+            xyxy=boxes.reshape(-1, 4),
+            confidence=scores,
+            class_id=cls.astype(int),
+            data={"class_name": names, "card": cards, "card_confidence": card_conf, "chip_value": chips,
+                  "uncertain": (scores < self.config.uncertain_below)
+                  | ((names == "card") & (card_conf < self.config.card_conf))},
+        )

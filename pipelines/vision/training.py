@@ -1,0 +1,122 @@
+"""Detector training sets from the simulator, and training with ultralytics from a model yaml.
+
+Two datasets come from the same rendered frames:
+- `det/`: YOLO detection format with `classes.DET_CLASSES` (every face is one class "card");
+- `cls/`: ImageFolder crops of each visible face, cut from the full-resolution frame exactly as
+  `detect.card_crop` cuts them at run time (with box jitter, as a detector's boxes wobble).
+Nothing is downloaded: models are built from `yolo11n.yaml` / `yolo11n-cls.yaml`.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import yaml
+from tqdm import tqdm
+
+from pipelines.games.cards import DECK
+from pipelines.games.layout import layout_for
+from pipelines.games.round import GAME_IDS
+from pipelines.sim.camera import Camera
+from pipelines.sim.random_scenes import random_scene
+from pipelines.sim.render import render
+
+from .classes import CARD_CLASSES, DET_CLASSES, det_class_of
+from .detect import MODELS_DIR, card_crop
+
+CLS_IMGSZ = 96
+GENERATOR_VERSION = 1
+
+
+def _write_det_label(path: Path, labels: list, size: tuple[int, int]) -> None:
+    w, h = size
+    lines = []
+    for name, x1, y1, x2, y2 in labels:
+        x1, x2 = max(0.0, x1), min(float(w), x2)
+        y1, y2 = max(0.0, y1), min(float(h), y2)
+        if x2 - x1 < 2 or y2 - y1 < 2:
+            continue
+        cls = DET_CLASSES.index(det_class_of(name))
+        lines.append(f"{cls} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} {(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}")
+    path.write_text("\n".join(lines) + ("\n" if lines else ""))
+
+
+def build_training_sets(out: Path, images: int, seed: int, val_fraction: float = 0.15,
+                        crops_per_card: int = 1, progress: bool = True) -> dict:
+    """Render `images` random scenes over the four layouts; write det/ and cls/ under `out`."""
+    out = Path(out)
+    rng = np.random.default_rng(seed)
+    for split in ("train", "val"):
+        (out / "det" / "images" / split).mkdir(parents=True, exist_ok=True)
+        (out / "det" / "labels" / split).mkdir(parents=True, exist_ok=True)
+        for card in CARD_CLASSES:
+            (out / "cls" / split / card).mkdir(parents=True, exist_ok=True)
+    counts = {"images": 0, "train": 0, "val": 0, "card_crops": 0, "labels": 0}
+    layouts = [layout_for(g) for g in GAME_IDS]
+    for i in tqdm(range(images), desc="rendering training frames", disable=not progress):
+        layout = layouts[i % len(layouts)]
+        cam = Camera.overhead(layout, rng=rng)  # every frame its own jittered pose
+        frame, labels = render(layout, random_scene(layout, rng), cam, rng)
+        split = "val" if rng.random() < val_fraction else "train"
+        name = f"{seed}_{i:06d}"
+        cv2.imwrite(str(out / "det" / "images" / split / f"{name}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        _write_det_label(out / "det" / "labels" / split / f"{name}.txt", labels, (frame.shape[1], frame.shape[0]))
+        for k, (cls_name, x1, y1, x2, y2) in enumerate(labels):
+            if cls_name not in DECK:
+                continue
+            for j in range(crops_per_card):
+                bw, bh = x2 - x1, y2 - y1
+                jitter = rng.normal(0, 0.04, 4) * np.array([bw, bh, bw, bh])
+                crop = card_crop(frame, np.array([x1, y1, x2, y2]) + jitter, CLS_IMGSZ)
+                cv2.imwrite(str(out / "cls" / split / cls_name / f"{name}_{k}_{j}.png"), crop)
+                counts["card_crops"] += 1
+        counts["images"] += 1
+        counts[split] += 1
+        counts["labels"] += len(labels)
+    (out / "det" / "data.yaml").write_text(yaml.safe_dump({
+        "path": str((out / "det").resolve()), "train": "images/train", "val": "images/val",
+        "names": dict(enumerate(DET_CLASSES)),
+    }, sort_keys=False))
+    meta = {"generator_version": GENERATOR_VERSION, "seed": seed, **counts}
+    (out / "meta.json").write_text(json.dumps(meta, indent=2))
+    return meta
+
+
+def train(data: Path, epochs: int, imgsz: int, cls_epochs: int, device: str = "cpu", batch: int = 16,
+          workers: int = 2, out_dir: Path = MODELS_DIR) -> dict:
+    """Train the detector and the card classifier; export both to ONNX; copy the weights to `out_dir`."""
+    from ultralytics import YOLO
+
+    data = Path(data)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    runs = data / "runs"
+    report: dict = {"device": device}
+    t0 = time.perf_counter()
+    det = YOLO("yolo11n.yaml")
+    det.train(data=str(data / "det" / "data.yaml"), epochs=epochs, imgsz=imgsz, batch=batch, device=device,
+              workers=workers, plots=False, amp=False, project=str(runs), name="det", exist_ok=True,
+              fliplr=0.0, mosaic=0.5, close_mosaic=max(1, epochs // 5), verbose=False)
+    report["det_train_s"] = round(time.perf_counter() - t0, 1)
+    best = runs / "det" / "weights" / "best.pt"
+    shutil.copy(best, out_dir / "detector.pt")
+    YOLO(str(best)).export(format="onnx", imgsz=imgsz, dynamic=False, simplify=True, opset=17)
+    shutil.copy(best.with_suffix(".onnx"), out_dir / "detector.onnx")
+    t1 = time.perf_counter()
+    cls = YOLO("yolo11n-cls.yaml")
+    cls.train(data=str(data / "cls"), epochs=cls_epochs, imgsz=CLS_IMGSZ, batch=max(batch * 8, 64),
+              device=device, workers=workers, plots=False, amp=False, project=str(runs), name="cls",
+              exist_ok=True, fliplr=0.0, flipud=0.0, scale=0.1, erasing=0.0, auto_augment=None,
+              hsv_h=0.0, verbose=False)
+    report["cls_train_s"] = round(time.perf_counter() - t1, 1)
+    best_cls = runs / "cls" / "weights" / "best.pt"
+    shutil.copy(best_cls, out_dir / "card_classifier.pt")
+    YOLO(str(best_cls)).export(format="onnx", imgsz=CLS_IMGSZ, dynamic=True, simplify=True, opset=17)
+    shutil.copy(best_cls.with_suffix(".onnx"), out_dir / "card_classifier.onnx")
+    report.update(epochs=epochs, cls_epochs=cls_epochs, imgsz=imgsz, cls_imgsz=CLS_IMGSZ)
+    (out_dir / "training_report.json").write_text(json.dumps(report, indent=2))
+    return report
