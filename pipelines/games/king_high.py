@@ -36,7 +36,7 @@ from .king_high_rules import (
     pokerpot_level_made,
     pokerpot_line,
 )
-from .king_high_settle import board_cards, settle
+from .king_high_settle import action_wagers_without_pokerpot, board_cards, settle
 
 __all__ = [
     "ACTION_SPOTS",
@@ -45,6 +45,7 @@ __all__ = [
     "KingHighError",
     "PaytableNames",
     "Settings",
+    "action_wagers_without_pokerpot",
     "board_cards",
     "house_edges",
     "odds",

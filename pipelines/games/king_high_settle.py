@@ -225,3 +225,11 @@ def settle(round: Round, settings: Settings) -> list[Settlement]:
 
 def round_cents(x: float) -> float:
     return round(x, 2)
+
+
+def action_wagers_without_pokerpot(round: Round) -> list[Wager]:
+    """Action wagers on a box with no Pokerpot wager (manual §7 Permissible Wagers: not allowed).
+
+    settle() still settles them as the dealer took them; reconcile raises the procedure flag."""
+    with_pot = {w.seat for w in round.wagers if w.spot == "pokerpot" and w.amount > 0}
+    return [w for w in round.wagers if w.spot in ACTION_SPOTS and w.amount > 0 and w.seat not in with_pot]

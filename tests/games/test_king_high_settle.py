@@ -353,6 +353,13 @@ def test_paytable_missing_a_line_is_rejected(monkeypatch):
         king_high_rules.table_of(Settings.model_construct(paytables=king_high.PaytableNames()), "pokerpot")
 
 
+def test_action_wager_without_pokerpot_is_settled_and_reported():
+    rnd = kh_round(["Kd", *FILLER], [w(1, "pokerpot"), w(1, "high", hand=1), w(2, "high", hand=1),
+                                     w(3, "high_run")])
+    assert only(settle(rnd, Settings()), "high", seat=2).outcome == "win"
+    assert [(x.seat, x.spot) for x in king_high.action_wagers_without_pokerpot(rnd)] == [(2, "high")]
+
+
 def test_zero_amount_wagers_are_not_settled():
     results = settle(kh_round(["Kd", *FILLER], [w(1, "pokerpot"), w(1, "high", amount=0, hand=1)]),
                      Settings())
@@ -362,3 +369,40 @@ def test_zero_amount_wagers_are_not_settled():
 def test_module_docstring_example_runs():
     assert doctest.testmod(king_high).failed == 0
     assert doctest.testmod(king_high).attempted >= 3
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_rounds_settle_every_wager_once_in_manual_order(seed):
+    import random
+
+    from pipelines.games.shoe import Shoe
+
+    rng = random.Random(seed)
+    board = Shoe(decks=6, seed=seed).draw(5)
+    void_after = rng.choice([None, None, 0, 1, 2, 3, 4])
+    wagers = []
+    for seat in rng.sample(range(1, 9), 3):
+        wagers += [w(seat, "pokerpot"), w(seat, "high_run"), w(seat, "low_run")]
+        for k in range(1, 6):
+            wagers += [w(seat, "high", hand=k), w(seat, "low", hand=k), w(seat, "seven", hand=k),
+                       w(seat, "suit", hand=k, choice=rng.choice("cdhs"))]
+    shown = board if void_after is None else board[:void_after]
+    results = settle(kh_round(shown, wagers, void_after), Settings())
+    assert len(results) == len(wagers)
+    assert sorted((s.seat, s.spot, s.hand) for s in results) == sorted((x.seat, x.spot, x.hand) for x in wagers)
+    assert [s.order for s in results] == list(range(len(results)))
+    assert all(s.spot == "pokerpot" for s in results[-3:])
+    position = {(s.seat, s.spot, s.hand): s.order for s in results}
+    for s in results:
+        assert s.net == {"lose": -s.amount, "push": 0.0, "returned": 0.0}.get(s.outcome, s.net)
+        assert (s.net > 0) == (s.outcome == "win")
+        if s.spot in ("high", "low", "suit", "seven") and s.outcome == "lose":
+            # a loser is taken before every non-losing action wager of its box and card
+            assert all(position[(o.seat, o.spot, o.hand)] > s.order for o in results
+                       if o.seat == s.seat and o.hand == s.hand and o.spot in ("high", "low", "suit", "seven")
+                       and o.outcome != "lose")
+        if s.spot in ("high_run", "low_run"):
+            # runs sit between action rounds: every action wager before them rides on an earlier card
+            before = [o.hand for o in results[: s.order] if o.spot in ("high", "low", "suit", "seven")]
+            after = [o.hand for o in results[s.order:] if o.spot in ("high", "low", "suit", "seven")]
+            assert not before or not after or max(before) < min(after)
