@@ -250,6 +250,9 @@ class KafkaBus(Bus):
         self._reap()
         if self._in_flight:  # their failures may still add older messages to the spool
             return False
+        if not self.broker_reachable():
+            self._mark_down("no bootstrap server accepts connections")
+            return False
         producer = self._ensure_producer()
         if producer is None:
             return False

@@ -8,6 +8,7 @@ stage plugs its model in with `register_topic_model` (e.g. reconcile registers i
 
 from __future__ import annotations
 
+import importlib
 import json
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -49,9 +50,13 @@ BASE_TOPICS: tuple[str, ...] = (TABLE_EVENTS, ROUNDS, FLAGS)
 TOPIC_MODELS: dict[str, type[BaseModel] | None] = {
     TABLE_EVENTS: TableEvent,
     ROUNDS: Round,
-    FLAGS: None,  # pipelines.reconcile registers its Flag model here
+    FLAGS: None,  # the reconcile stage's Flag: registered, or looked up lazily below
     **{dlq_topic(t): DeadLetter for t in BASE_TOPICS},
 }
+
+# Models owned by other stages, resolved on first use if that stage is installed, so the bus does
+# not import them at start-up; register_topic_model() overrides.
+LAZY_MODELS: dict[str, str] = {FLAGS: "pipelines.reconcile.flag:Flag"}
 
 
 def all_topics() -> list[str]:
@@ -61,14 +66,23 @@ def all_topics() -> list[str]:
 def register_topic_model(topic: str, model: type[BaseModel]) -> None:
     """Set the model a topic's messages must validate against (and add its dead-letter topic)."""
     TOPIC_MODELS[topic] = model
+    LAZY_MODELS.pop(topic, None)
     TOPIC_MODELS.setdefault(dlq_topic(topic), DeadLetter)
 
 
 def model_for(topic: str) -> type[BaseModel] | None:
     try:
-        return TOPIC_MODELS[topic]
+        model = TOPIC_MODELS[topic]
     except KeyError:
         raise UnknownTopic(f"unknown topic {topic!r}; known topics: {', '.join(TOPIC_MODELS)}") from None
+    if model is None and topic in LAZY_MODELS:
+        module_name, _, attr = LAZY_MODELS.pop(topic).partition(":")
+        try:
+            model = getattr(importlib.import_module(module_name), attr)
+        except (ImportError, AttributeError):
+            return None  # not built yet: any JSON object is accepted
+        TOPIC_MODELS[topic] = model
+    return model
 
 
 def _describe(err: ValidationError) -> str:
