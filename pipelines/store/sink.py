@@ -1,0 +1,84 @@
+"""The store's consumer: "rounds" and "flags" messages from the bus into DuckDB, idempotently.
+
+Coded against a plain iterable of messages (topic, key, value); `bus_messages` adapts a Bus consumer
+(`bus.subscribe(topics, group).poll()`). A message that does not validate goes to dead_letters with the
+reason; the sink never stops on one."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from pipelines.games.round import Round
+from pipelines.reconcile.flag import Flag
+
+from .db import Store
+
+TOPICS = ("rounds", "flags")
+
+
+@dataclass
+class Message:
+    topic: str
+    key: str | None
+    value: Any  # dict, JSON text or bytes
+
+
+def bus_messages(bus: Any, group: str = "store", max_polls: int | None = None) -> Iterator[Message]:
+    """Adapter: messages from a Bus consumer, in the order it delivers them."""
+    consumer = bus.subscribe(list(TOPICS), group)
+    polls = 0
+    while max_polls is None or polls < max_polls:
+        polls += 1
+        for m in consumer.poll() or []:
+            yield Message(getattr(m, "topic", None) or m["topic"], getattr(m, "key", None),
+                          getattr(m, "value", m))
+
+
+def _payload(value: Any) -> Any:
+    if isinstance(value, bytes):
+        value = value.decode()
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def consume(store: Store, messages: Iterable[Message], settings_by_table: dict[str, Any] | None = None,
+            batch_size: int = 500, games: Any = None) -> dict[str, int]:
+    """Write messages in batches; returns counts of rounds, flags and dead letters."""
+    counts = {"rounds": 0, "flags": 0, "dead_letters": 0}
+    rounds: list[Round] = []
+    flags: list[Flag] = []
+
+    def flush() -> None:
+        if rounds:
+            kw = {"games": games} if games else {}
+            store.write_rounds(rounds, settings_by_table, **kw)
+            counts["rounds"] += len(rounds)
+            rounds.clear()
+        if flags:
+            counts["flags"] += store.write_flags(flags)
+            flags.clear()
+
+    for m in messages:
+        try:
+            data = _payload(m.value)
+            if m.topic == "rounds":
+                rounds.append(Round.model_validate(data))
+            elif m.topic == "flags":
+                flags.append(Flag.model_validate(data))
+            else:
+                raise ValueError(f"topic {m.topic!r} is not one the store consumes ({', '.join(TOPICS)})")
+        except (ValidationError, ValueError) as e:
+            text = m.value.decode(errors="replace") if isinstance(m.value, bytes) else str(m.value)
+            reason = str(e).splitlines()[0] if not isinstance(e, ValidationError) else "; ".join(
+                f"field {'.'.join(map(str, x['loc']))}: {x['msg']}" for x in e.errors()[:5])
+            store.dead_letter(m.topic, m.key, reason, text)
+            counts["dead_letters"] += 1
+            continue
+        if len(rounds) + len(flags) >= batch_size:
+            flush()
+    flush()
+    return counts
