@@ -18,7 +18,7 @@ import click
 @click.option("--cls-epochs", default=15, show_default=True, help="card classifier epochs")
 @click.option("--device", default="cpu", show_default=True, help="cpu, or a CUDA device index")
 @click.option("--batch", default=16, show_default=True)
-@click.option("--workers", default=2, show_default=True)
+@click.option("--workers", default=2, show_default=True, help="data loader and rendering processes")
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), default=None, help="default: models/")
 def train_detector(data: Path, images: int, seed: int, epochs: int, imgsz: int, cls_epochs: int, device: str,
                    batch: int, workers: int, out_dir: Path | None) -> None:
@@ -27,7 +27,7 @@ def train_detector(data: Path, images: int, seed: int, epochs: int, imgsz: int, 
     from .training import build_training_sets, train
 
     if not (data / "det" / "data.yaml").exists():
-        meta = build_training_sets(data, images=images, seed=seed)
+        meta = build_training_sets(data, images=images, seed=seed, workers=workers)
         click.echo(f"built training data: {json.dumps(meta)}")
     report = train(data, epochs=epochs, imgsz=imgsz, cls_epochs=cls_epochs, device=device, batch=batch,
                    workers=workers, out_dir=out_dir or MODELS_DIR)

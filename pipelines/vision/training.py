@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import shutil
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import cv2
@@ -46,26 +47,21 @@ def _write_det_label(path: Path, labels: list, size: tuple[int, int]) -> None:
     path.write_text("\n".join(lines) + ("\n" if lines else ""))
 
 
-def build_training_sets(out: Path, images: int, seed: int, val_fraction: float = 0.15,
-                        crops_per_card: int = 1, progress: bool = True) -> dict:
-    """Render `images` random scenes over the four layouts; write det/ and cls/ under `out`."""
-    out = Path(out)
-    rng = np.random.default_rng(seed)
-    for split in ("train", "val"):
-        (out / "det" / "images" / split).mkdir(parents=True, exist_ok=True)
-        (out / "det" / "labels" / split).mkdir(parents=True, exist_ok=True)
-        for card in CARD_CLASSES:
-            (out / "cls" / split / card).mkdir(parents=True, exist_ok=True)
+def _render_chunk(args: tuple[Path, int, int, int, float, int]) -> dict:
+    """Render frames [start, stop) with their own generator, so chunks run in parallel deterministically."""
+    out, seed, start, stop, val_fraction, crops_per_card = args
+    rng = np.random.default_rng([seed, start])
     counts = {"images": 0, "train": 0, "val": 0, "card_crops": 0, "labels": 0}
     layouts = [layout_for(g) for g in GAME_IDS]
-    for i in tqdm(range(images), desc="rendering training frames", disable=not progress):
+    for i in range(start, stop):
         layout = layouts[i % len(layouts)]
         cam = Camera.overhead(layout, rng=rng)  # every frame its own jittered pose
         frame, labels = render(layout, random_scene(layout, rng), cam, rng)
         split = "val" if rng.random() < val_fraction else "train"
         name = f"{seed}_{i:06d}"
+        size = (frame.shape[1], frame.shape[0])
         cv2.imwrite(str(out / "det" / "images" / split / f"{name}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 92])
-        _write_det_label(out / "det" / "labels" / split / f"{name}.txt", labels, (frame.shape[1], frame.shape[0]))
+        _write_det_label(out / "det" / "labels" / split / f"{name}.txt", labels, size)
         for k, (cls_name, x1, y1, x2, y2) in enumerate(labels):
             if cls_name not in DECK:
                 continue
@@ -78,6 +74,26 @@ def build_training_sets(out: Path, images: int, seed: int, val_fraction: float =
         counts["images"] += 1
         counts[split] += 1
         counts["labels"] += len(labels)
+    return counts
+
+
+def build_training_sets(out: Path, images: int, seed: int, val_fraction: float = 0.15,
+                        crops_per_card: int = 1, workers: int = 1, progress: bool = True) -> dict:
+    """Render `images` random scenes over the four layouts; write det/ and cls/ under `out`."""
+    out = Path(out)
+    for split in ("train", "val"):
+        (out / "det" / "images" / split).mkdir(parents=True, exist_ok=True)
+        (out / "det" / "labels" / split).mkdir(parents=True, exist_ok=True)
+        for card in CARD_CLASSES:
+            (out / "cls" / split / card).mkdir(parents=True, exist_ok=True)
+    chunk = 25
+    jobs = [(out, seed, a, min(a + chunk, images), val_fraction, crops_per_card) for a in range(0, images, chunk)]
+    counts = {"images": 0, "train": 0, "val": 0, "card_crops": 0, "labels": 0}
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for part in tqdm(pool.map(_render_chunk, jobs), total=len(jobs), desc="rendering training frames",
+                         unit="chunk", disable=not progress):
+            for key, value in part.items():
+                counts[key] += value
     (out / "det" / "data.yaml").write_text(yaml.safe_dump({
         "path": str((out / "det").resolve()), "train": "images/train", "val": "images/val",
         "names": dict(enumerate(DET_CLASSES)),
@@ -88,7 +104,8 @@ def build_training_sets(out: Path, images: int, seed: int, val_fraction: float =
 
 
 def train(data: Path, epochs: int, imgsz: int, cls_epochs: int, device: str = "cpu", batch: int = 16,
-          workers: int = 2, out_dir: Path = MODELS_DIR) -> dict:
+          workers: int = 2, out_dir: Path = MODELS_DIR, det_hours: float | None = None,
+          cls_hours: float | None = None) -> dict:
     """Train the detector and the card classifier; export both to ONNX; copy the weights to `out_dir`."""
     from ultralytics import YOLO
 
@@ -100,7 +117,8 @@ def train(data: Path, epochs: int, imgsz: int, cls_epochs: int, device: str = "c
     det = YOLO("yolo11n.yaml")
     det.train(data=str(data / "det" / "data.yaml"), epochs=epochs, imgsz=imgsz, batch=batch, device=device,
               workers=workers, plots=False, amp=False, project=str(runs), name="det", exist_ok=True,
-              fliplr=0.0, mosaic=0.5, close_mosaic=max(1, epochs // 5), verbose=False)
+              fliplr=0.0, mosaic=0.5, close_mosaic=max(1, epochs // 5), verbose=False,
+              **({"time": det_hours} if det_hours else {}))
     report["det_train_s"] = round(time.perf_counter() - t0, 1)
     best = runs / "det" / "weights" / "best.pt"
     shutil.copy(best, out_dir / "detector.pt")
@@ -111,7 +129,7 @@ def train(data: Path, epochs: int, imgsz: int, cls_epochs: int, device: str = "c
     cls.train(data=str(data / "cls"), epochs=cls_epochs, imgsz=CLS_IMGSZ, batch=max(batch * 8, 64),
               device=device, workers=workers, plots=False, amp=False, project=str(runs), name="cls",
               exist_ok=True, fliplr=0.0, flipud=0.0, scale=0.1, erasing=0.0, auto_augment=None,
-              hsv_h=0.0, verbose=False)
+              hsv_h=0.0, verbose=False, **({"time": cls_hours} if cls_hours else {}))
     report["cls_train_s"] = round(time.perf_counter() - t1, 1)
     best_cls = runs / "cls" / "weights" / "best.pt"
     shutil.copy(best_cls, out_dir / "card_classifier.pt")

@@ -1,0 +1,55 @@
+"""Calibration: the homography between image pixels and table millimetres, and an overlay to check it."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from pipelines.config import Calibration
+from pipelines.games.layout import Layout
+
+
+class CalibrationError(ValueError):
+    """Reference points that do not define a usable homography."""
+
+
+def table_to_image(cal: Calibration) -> np.ndarray:
+    """3x3 homography mapping table mm to image px."""
+    if cal.homography is not None:
+        H = np.asarray(cal.homography, np.float64)
+    else:
+        src = np.array([p.table_mm for p in cal.points], np.float64)
+        dst = np.array([p.image_px for p in cal.points], np.float64)
+        H, _ = cv2.findHomography(src, dst, 0)
+        if H is None:
+            raise CalibrationError("reference points are degenerate (three or more on one line?)")
+        err = reprojection_error(H, src, dst)
+        if err > 5.0:
+            raise CalibrationError(f"reference points disagree: mean reprojection error {err:.1f} px (> 5 px)")
+    if abs(np.linalg.det(H)) < 1e-12:
+        raise CalibrationError("homography is singular")
+    return H
+
+
+def reprojection_error(H: np.ndarray, table_mm: np.ndarray, image_px: np.ndarray) -> float:
+    return float(np.linalg.norm(apply_homography(H, table_mm) - image_px, axis=1).mean())
+
+
+def apply_homography(H: np.ndarray, points: np.ndarray) -> np.ndarray:
+    pts = np.asarray(points, np.float64).reshape(-1, 2)
+    homog = pts @ H[:, :2].T + H[:, 2]
+    return homog[:, :2] / homog[:, 2:3]
+
+
+def draw_layout(frame: np.ndarray, layout: Layout, H_table_to_image: np.ndarray) -> np.ndarray:
+    """The layout's zones drawn over a frame, so an installer can see the calibration fits."""
+    out = frame.copy()
+    colours = {"bet": (0, 255, 255), "paid": (0, 200, 0), "cards": (255, 128, 0), "card_box": (255, 128, 0)}
+    for zone in layout.zones:
+        poly = apply_homography(H_table_to_image, np.array(zone.polygon)).round().astype(np.int32)
+        colour = colours.get(zone.kind, (200, 200, 200))
+        cv2.polylines(out, [poly], True, colour, 1, cv2.LINE_AA)
+        cx, cy = poly.mean(0).astype(int)
+        cv2.putText(out, zone.name.split(".", 1)[-1][:10], (int(cx) - 12, int(cy)), cv2.FONT_HERSHEY_PLAIN,
+                    0.7, colour, 1, cv2.LINE_AA)
+    return out
