@@ -1,10 +1,10 @@
 """The message bus: publishing and consuming table events, rounds and flags.
 
 Topics
-    "table-events" (pipelines.games.round.TableEvent), "rounds" (Round), "flags" (the reconcile
-    stage's Flag model, registered with `register_topic_model("flags", Flag)`; until then any JSON
-    object). Each has a dead-letter topic "<topic>.dlq" carrying `DeadLetter` (topic, key, reason,
-    payload, partition, offset). `TOPIC_MODELS` is the one registry of topic -> model.
+    "table-events" (pipelines.games.round.TableEvent), "rounds" (Round), "flags"
+    (pipelines.reconcile.flag.Flag, looked up on first use; any JSON object if it is absent;
+    `register_topic_model` overrides). Each has a dead-letter topic "<topic>.dlq" carrying
+    `DeadLetter` (topic, key, reason, payload, partition, offset). `TOPIC_MODELS` is the one registry of topic -> model.
 
 Keys and order
     The key is the table_id: one table's messages land on one partition and are consumed in the
