@@ -37,9 +37,11 @@ def side_paytable(version: int, decks: int, name: str) -> Paytable:
         if p.version == version and p.name == name and decks in (p.decks or []):
             return p
     available = ", ".join(side_paytable_names(version, decks)) or "none"
+    deck_counts = sorted({d for p in _side_tables() if p.version == version for d in p.decks or []})
     raise HighTieConfigError(
         f"high-tie settings: field paytable={name!r} does not exist for side_version={version} "
-        f"with decks={decks} (available: {available})"
+        f"with decks={decks} (available: {available}; version {version} is printed for decks "
+        f"{', '.join(map(str, deck_counts)) or 'none'})"
     )
 
 
