@@ -185,7 +185,7 @@ def _objects(scene: Scene) -> list[_Object]:
         corners = _card_corners(c)
         a = math.radians(c.angle)
         ca, sa = math.cos(a), math.sin(a)
-        lx, ly = _GRID[:, 0] * CARD_W_MM * 2, _GRID[:, 1] * CARD_H_MM * 2
+        lx, ly = _GRID[:, 0] * CARD_W_MM, _GRID[:, 1] * CARD_H_MM
         samples = np.stack([c.x + lx * ca - ly * sa, c.y + lx * sa + ly * ca], 1)
         objs.append(_Object(cls, corners, samples, np.array([c.x, c.y]), math.hypot(CARD_W_MM, CARD_H_MM) / 2, "card",
                             angle=c.angle))
