@@ -48,7 +48,7 @@ def main() -> None:
     args = ap.parse_args()
     img, n = sheet(args.per_game, args.seed, args.boxes, args.tile_width)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    cv2.imwrite(str(args.out), img)
+    cv2.imwrite(str(args.out), img, [cv2.IMWRITE_PNG_COMPRESSION, 9])
     print(f"wrote {args.out} ({img.shape[1]}x{img.shape[0]}, {n} labels)")
     if args.json:
         print(json.dumps({"path": str(args.out), "width": img.shape[1], "height": img.shape[0], "labels": n}))
