@@ -16,7 +16,7 @@ import polars as pl
 
 from pipelines.games.registry import game_module
 from pipelines.games.round import Round
-from pipelines.reconcile import Flag, Reconciled, reconcile_detailed
+from pipelines.reconcile import Flag, ReconcileConfig, Reconciled, reconcile_detailed
 from pipelines.reconcile.expected import GameLookup
 
 from .migrations import migrate
@@ -95,12 +95,13 @@ class Store:
 
     # -- rounds and flags -------------------------------------------------------------------------
     def write_rounds(self, rounds: Iterable[Round], settings_by_table: dict[str, Any] | None = None, *,
-                     games: GameLookup = game_module, reconciled: Reconciled | None = None) -> Reconciled:
+                     games: GameLookup = game_module, reconciled: Reconciled | None = None,
+                     config: ReconcileConfig | None = None) -> Reconciled:
         """Reconcile and store a batch: rounds, wagers (expected beside observed), cards, events and
         the batch's flags, replacing whatever those rounds had stored before."""
         by_id = {r.round_id: r for r in rounds}  # last copy of a redelivered round wins
         batch = sorted(by_id.values(), key=lambda r: r.round_id)
-        rec = reconciled or reconcile_detailed(batch, settings_by_table, games=games)
+        rec = reconciled or reconcile_detailed(batch, settings_by_table, games=games, config=config)
         if not batch:
             return rec
         ids = [r.round_id for r in batch]

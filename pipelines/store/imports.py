@@ -63,7 +63,8 @@ def read_csv(path: str | Path, kind: str) -> list[BaseModel]:
     model = KINDS[kind]
     p = Path(path)
     try:
-        text = p.read_text(newline="")
+        with p.open(newline="") as fh:
+            text = fh.read()
     except OSError as e:
         raise CsvImportError(f"{p}: cannot read: {e.strerror}") from e
     reader = csv.DictReader(text.splitlines())

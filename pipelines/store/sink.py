@@ -46,7 +46,7 @@ def _payload(value: Any) -> Any:
 
 
 def consume(store: Store, messages: Iterable[Message], settings_by_table: dict[str, Any] | None = None,
-            batch_size: int = 500, games: Any = None) -> dict[str, int]:
+            batch_size: int = 500, games: Any = None, config: Any = None) -> dict[str, int]:
     """Write messages in batches; returns counts of rounds, flags and dead letters."""
     counts = {"rounds": 0, "flags": 0, "dead_letters": 0}
     rounds: list[Round] = []
@@ -54,7 +54,9 @@ def consume(store: Store, messages: Iterable[Message], settings_by_table: dict[s
 
     def flush() -> None:
         if rounds:
-            kw = {"games": games} if games else {}
+            kw: dict[str, Any] = {"config": config}
+            if games:
+                kw["games"] = games
             store.write_rounds(rounds, settings_by_table, **kw)
             counts["rounds"] += len(rounds)
             rounds.clear()
