@@ -26,11 +26,13 @@ from pipelines.games.round import GAME_IDS
 from pipelines.sim.camera import Camera
 from pipelines.sim.random_scenes import random_scene
 from pipelines.sim.render import render
+from pipelines.sim.render_scenes import random_scene as table_scene
 
 from .classes import CARD_CLASSES, DET_CLASSES, det_class_of
 from .detect import MODELS_DIR, card_crop
 
 CLS_IMGSZ = 96
+CHUNK = 20  # frames per worker job
 GENERATOR_VERSION = 1
 
 
@@ -52,11 +54,16 @@ def _render_chunk(args: tuple[Path, int, int, int, float, int]) -> dict:
     out, seed, start, stop, val_fraction, crops_per_card = args
     rng = np.random.default_rng([seed, start])
     counts = {"images": 0, "train": 0, "val": 0, "card_crops": 0, "labels": 0}
-    layouts = [layout_for(g) for g in GAME_IDS]
+    # One layout and camera pose per chunk: a new pose redraws the felt (about 0.6 s).
+    layout = layout_for(GAME_IDS[(start // CHUNK) % len(GAME_IDS)])
+    cam = Camera.overhead(layout, rng=rng)
     for i in range(start, stop):
-        layout = layouts[i % len(layouts)]
-        cam = Camera.overhead(layout, rng=rng)  # every frame its own jittered pose
-        frame, labels = render(layout, random_scene(layout, rng), cam, rng)
+        # Half the scenes as the game lays them out, half scattered for variety (overlaps, sideways, trays).
+        if rng.random() < 0.5:
+            scene = table_scene(layout, rng, occluders=int(rng.integers(0, 3)))
+        else:
+            scene = random_scene(layout, rng)
+        frame, labels = render(layout, scene, cam, rng)
         split = "val" if rng.random() < val_fraction else "train"
         name = f"{seed}_{i:06d}"
         size = (frame.shape[1], frame.shape[0])
@@ -86,8 +93,7 @@ def build_training_sets(out: Path, images: int, seed: int, val_fraction: float =
         (out / "det" / "labels" / split).mkdir(parents=True, exist_ok=True)
         for card in CARD_CLASSES:
             (out / "cls" / split / card).mkdir(parents=True, exist_ok=True)
-    chunk = 25
-    jobs = [(out, seed, a, min(a + chunk, images), val_fraction, crops_per_card) for a in range(0, images, chunk)]
+    jobs = [(out, seed, a, min(a + CHUNK, images), val_fraction, crops_per_card) for a in range(0, images, CHUNK)]
     counts = {"images": 0, "train": 0, "val": 0, "card_crops": 0, "labels": 0}
     with ProcessPoolExecutor(max_workers=workers) as pool:
         for part in tqdm(pool.map(_render_chunk, jobs), total=len(jobs), desc="rendering training frames",
