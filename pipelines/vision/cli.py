@@ -23,7 +23,7 @@ import click
 def train_detector(data: Path, images: int, seed: int, epochs: int, imgsz: int, cls_epochs: int, device: str,
                    batch: int, workers: int, out_dir: Path | None) -> None:
     """Train the card/chip detector and the card classifier on simulator data (needs the `train` extra)."""
-    from .detect import MODELS_DIR
+    from .paths import MODELS_DIR
     from .training import build_training_sets, train
 
     if not (data / "det" / "data.yaml").exists():

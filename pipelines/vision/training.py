@@ -29,7 +29,8 @@ from pipelines.sim.render import render
 from pipelines.sim.render_scenes import random_scene as table_scene
 
 from .classes import CARD_CLASSES, DET_CLASSES, det_class_of
-from .detect import MODELS_DIR, card_crop
+from .crops import card_crop
+from .paths import MODELS_DIR
 
 CLS_IMGSZ = 96
 CHUNK = 20  # frames per worker job
