@@ -121,6 +121,7 @@ class HighTieScript(GameScript):
                      started_at=take.round.started_at)
         plan.wagers = [w.model_copy() for w in wagers]
         dealt: list[str] = []
+        dup_seq: list[int] = []  # seq of a duplicated card, marked when it is animated
 
         def draw(owner: str) -> str:
             card = self.shoe.draw()[0]
@@ -128,6 +129,7 @@ class HighTieScript(GameScript):
                 card = dealer[0]  # the dealer's up card shows up again: impossible from one deck
                 draft.seat = int(owner[5:].split(".")[0])
                 draft.detail = f"{card} dealt twice from a single deck"
+                dup_seq.append(len(plan.cards))
             dealt.append(card)
             plan.cards.append(DealtCard(seq=len(plan.cards), owner=owner, card=card))
             return card
@@ -295,4 +297,6 @@ class HighTieScript(GameScript):
                 take.withdraw()
                 take.pause(0.3)
                 self.run_steps(take, final_steps)
+        for seq in dup_seq:
+            draft.mark(take.round.cards[seq].frame)
         return expected
