@@ -112,7 +112,7 @@ def build_training_sets(out: Path, images: int, seed: int, val_fraction: float =
 
 def train(data: Path, epochs: int, imgsz: int, cls_epochs: int, device: str = "cpu", batch: int = 16,
           workers: int = 2, out_dir: Path = MODELS_DIR, det_hours: float | None = None,
-          cls_hours: float | None = None) -> dict:
+          cls_hours: float | None = None, det_init: Path | None = None, cls_init: Path | None = None) -> dict:
     """Train the detector and the card classifier; export both to ONNX; copy the weights to `out_dir`."""
     from ultralytics import YOLO
 
@@ -121,9 +121,10 @@ def train(data: Path, epochs: int, imgsz: int, cls_epochs: int, device: str = "c
     runs = data / "runs"
     report: dict = {"device": device}
     t0 = time.perf_counter()
-    det = YOLO("yolo11n.yaml")
+    # Fine-tuning continues from earlier weights of ours; otherwise the net is built from its yaml.
+    det = YOLO(str(det_init) if det_init else "yolo11n.yaml")
     det.train(data=str(data / "det" / "data.yaml"), epochs=epochs, imgsz=imgsz, batch=batch, device=device,
-              workers=workers, plots=False, amp=False, project=str(runs), name="det", exist_ok=True,
+              workers=workers, plots=False, amp=False, project=str(runs), name="det", exist_ok=True, cache="ram",
               fliplr=0.0, mosaic=0.5, close_mosaic=max(1, epochs // 5), verbose=False,
               **({"time": det_hours} if det_hours else {}))
     report["det_train_s"] = round(time.perf_counter() - t0, 1)
@@ -132,7 +133,7 @@ def train(data: Path, epochs: int, imgsz: int, cls_epochs: int, device: str = "c
     YOLO(str(best)).export(format="onnx", imgsz=imgsz, dynamic=False, simplify=True, opset=17)
     shutil.copy(best.with_suffix(".onnx"), out_dir / "detector.onnx")
     t1 = time.perf_counter()
-    cls = YOLO("yolo11n-cls.yaml")
+    cls = YOLO(str(cls_init) if cls_init else "yolo11n-cls.yaml")
     cls.train(data=str(data / "cls"), epochs=cls_epochs, imgsz=CLS_IMGSZ, batch=max(batch * 8, 64),
               device=device, workers=workers, plots=False, amp=False, project=str(runs), name="cls",
               exist_ok=True, fliplr=0.0, flipud=0.0, scale=0.1, erasing=0.0, auto_augment=None,
@@ -142,6 +143,8 @@ def train(data: Path, epochs: int, imgsz: int, cls_epochs: int, device: str = "c
     shutil.copy(best_cls, out_dir / "card_classifier.pt")
     YOLO(str(best_cls)).export(format="onnx", imgsz=CLS_IMGSZ, dynamic=True, simplify=True, opset=17)
     shutil.copy(best_cls.with_suffix(".onnx"), out_dir / "card_classifier.onnx")
-    report.update(epochs=epochs, cls_epochs=cls_epochs, imgsz=imgsz, cls_imgsz=CLS_IMGSZ)
+    report.update(epochs=epochs, cls_epochs=cls_epochs, imgsz=imgsz, cls_imgsz=CLS_IMGSZ,
+                  det_init=str(det_init) if det_init else "yolo11n.yaml",
+                  cls_init=str(cls_init) if cls_init else "yolo11n-cls.yaml")
     (out_dir / "training_report.json").write_text(json.dumps(report, indent=2))
     return report
