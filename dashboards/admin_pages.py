@@ -8,6 +8,7 @@ from fastapi import APIRouter, Depends, Form
 from fastapi.responses import RedirectResponse, Response
 
 from . import audit, auth, queries
+from .db import utc_now
 from .web import Ctx, require
 
 router = APIRouter(prefix="/admin")
@@ -44,7 +45,8 @@ def deactivate(username: str, ctx: AdminCtx, csrf: str = Form("")) -> Response:
         return _users_page(ctx, error="users: you cannot deactivate your own account", status_code=400)
     with ctx.db.write() as cur:
         cur.execute("UPDATE users SET active = FALSE WHERE username = ?", [username])
-        cur.execute("UPDATE sessions SET ended_at = now() WHERE username = ? AND ended_at IS NULL", [username])
+        cur.execute("UPDATE sessions SET ended_at = ? WHERE username = ? AND ended_at IS NULL",
+                    [utc_now(), username])
         audit.append(cur, ctx.user.username, "user_deactivated", username)
     return RedirectResponse("/admin/users", status_code=303)
 

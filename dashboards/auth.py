@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 from . import audit
-from .db import Database
+from .db import Database, utc_now
 
 ROLES: tuple[str, ...] = ("surveillance", "game_protection", "manager", "admin")
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
@@ -68,8 +68,8 @@ def create_user(db: Database, username: str, password: str, role: str, pit: str 
         if cur.execute("SELECT 1 FROM users WHERE username = ?", [username]).fetchone():
             raise AuthError(f"users: field username: {username!r} already exists")
         cur.execute(
-            "INSERT INTO users (username, role, password_hash, pit) VALUES (?, ?, ?, ?)",
-            [username, role, hash_password(password), pit or None],
+            "INSERT INTO users (username, role, password_hash, pit, created_at) VALUES (?, ?, ?, ?, ?)",
+            [username, role, hash_password(password), pit or None, utc_now()],
         )
         audit.append(cur, by, "user_created", username, {"role": role, "pit": pit})
     return User(username, role, pit or None)
@@ -111,7 +111,8 @@ class Sessions:
         """Open a session: returns (cookie value, csrf token)."""
         sid, csrf = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
         with self.db.write() as cur:
-            cur.execute("INSERT INTO sessions (sid, username, csrf) VALUES (?, ?, ?)", [sid, user.username, csrf])
+            cur.execute("INSERT INTO sessions (sid, username, csrf, created_at) VALUES (?, ?, ?, ?)",
+                        [sid, user.username, csrf, utc_now()])
         return self.signer.dumps(sid), csrf
 
     def resolve(self, cookie: str | None) -> tuple[User, str, str] | None:
@@ -131,7 +132,7 @@ class Sessions:
 
     def end(self, sid: str, username: str) -> None:
         with self.db.write() as cur:
-            cur.execute("UPDATE sessions SET ended_at = now() WHERE sid = ?", [sid])
+            cur.execute("UPDATE sessions SET ended_at = ? WHERE sid = ?", [utc_now(), sid])
             audit.append(cur, username, "logout")
 
     # Login form CSRF: no session yet, so a signed random token in a cookie must match the form's.

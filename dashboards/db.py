@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 
 import duckdb
@@ -24,14 +25,14 @@ CREATE TABLE IF NOT EXISTS users (
     password_hash VARCHAR NOT NULL,
     pit           VARCHAR,
     active        BOOLEAN NOT NULL DEFAULT TRUE,
-    created_at    TIMESTAMPTZ NOT NULL DEFAULT now()
+    created_at    TIMESTAMP NOT NULL
 );
 CREATE TABLE IF NOT EXISTS sessions (
     sid        VARCHAR PRIMARY KEY,
     username   VARCHAR NOT NULL,
     csrf       VARCHAR NOT NULL,
-    created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-    ended_at   TIMESTAMPTZ
+    created_at TIMESTAMP NOT NULL,
+    ended_at   TIMESTAMP
 );
 CREATE TABLE IF NOT EXISTS audit_log (
     seq       BIGINT PRIMARY KEY,
@@ -46,7 +47,7 @@ CREATE TABLE IF NOT EXISTS audit_log (
 CREATE TABLE IF NOT EXISTS dash_notes (
     round_id  VARCHAR NOT NULL,
     username  VARCHAR NOT NULL,
-    noted_at  TIMESTAMPTZ NOT NULL,
+    noted_at  TIMESTAMP NOT NULL,
     text      VARCHAR NOT NULL,
     audit_seq BIGINT NOT NULL
 );
@@ -59,6 +60,11 @@ CREATE TABLE IF NOT EXISTS dash_settings (
     value VARCHAR NOT NULL
 );
 """
+
+
+def utc_now() -> datetime:
+    """Naive UTC: the dashboards' own timestamps (DuckDB returns TIMESTAMPTZ only with pytz installed)."""
+    return datetime.now(UTC).replace(tzinfo=None)
 
 
 class Database:

@@ -71,16 +71,13 @@ def scoped_cursor(cur: duckdb.DuckDBPyConnection, tables: list[str] | None) -> d
         return cur
     catalog = cur.execute("SELECT current_database()").fetchone()[0]  # type: ignore[index]
     main = f'"{catalog}".main'
-    in_list = "(SELECT unnest(?::VARCHAR[]))"
-    cur.execute(f"CREATE OR REPLACE TEMP VIEW rounds AS SELECT * FROM {main}.rounds WHERE table_id IN {in_list}",
-                [tables])
-    cur.execute(f"CREATE OR REPLACE TEMP VIEW flags AS SELECT * FROM {main}.flags WHERE table_id IN {in_list}",
-                [tables])
-    cur.execute(f"CREATE OR REPLACE TEMP VIEW tables AS SELECT * FROM {main}.tables WHERE table_id IN {in_list}",
-                [tables])
+    cur.execute("CREATE OR REPLACE TEMP TABLE _scope (table_id VARCHAR)")
+    cur.executemany("INSERT INTO temp.main._scope VALUES (?)", [[t] for t in tables])
+    in_scope = "(SELECT table_id FROM temp.main._scope)"
+    for name in ("rounds", "flags", "tables"):
+        cur.execute(f"CREATE OR REPLACE TEMP VIEW {name} AS SELECT * FROM {main}.{name} WHERE table_id IN {in_scope}")
     cur.execute(f"CREATE OR REPLACE TEMP VIEW wagers AS SELECT w.* FROM {main}.wagers w "
-                f"WHERE w.round_id IN (SELECT round_id FROM {main}.rounds WHERE table_id IN {in_list})",
-                [tables])
+                f"WHERE w.round_id IN (SELECT round_id FROM {main}.rounds WHERE table_id IN {in_scope})")
     return cur
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import mimetypes
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated
 
@@ -11,6 +11,7 @@ from fastapi import APIRouter, Depends, Form
 from fastapi.responses import FileResponse, RedirectResponse, Response
 
 from . import audit, evidence, felt, queries
+from .db import utc_now
 from .web import Ctx, NotFound, require
 
 router = APIRouter()
@@ -93,7 +94,7 @@ def add_note(round_id: str, ctx: ReviewerCtx, csrf: str = Form(""), text: str = 
         entry = audit.append(cur, ctx.user.username, "note", round_id,
                              {"round_id": round_id, "text": text.strip()})
         cur.execute("INSERT INTO dash_notes VALUES (?, ?, ?, ?, ?)",
-                    [round_id, ctx.user.username, datetime.now(UTC), text.strip(), entry.seq])
+                    [round_id, ctx.user.username, utc_now(), text.strip(), entry.seq])
     return RedirectResponse(f"/surveillance/round/{round_id}#notes", status_code=303)
 
 
