@@ -72,15 +72,35 @@ def _card_svg(card: str | None, x: float, y: float, face_up: bool, back: str | N
             f"{rank}{SUIT_GLYPH.get(card[1], card[1])}</text>")
 
 
-def _chip_svg(zone: Zone, amount: float, kind: str, flagged: bool) -> str:
+def _chip_svg(zone: Zone, amount: float, kind: str, flagged: bool, shift: float = 0.0) -> str:
+    """A chip stack with its amount; `shift` (mm) fans several wagers on one spot (action rounds, splits)."""
     x, y = zone.centre
+    x, y = x + shift, y - shift
     r = CHIP_D_MM / 2
     fill = {"bet": "#2c7be5", "paid": "#d4a017"}.get(kind, "#888")
-    stroke = "#ff2d2d" if flagged else "#fff"
-    width = 5 if flagged else 2
-    return (f'<g class="chip {kind}{" flagged" if flagged else ""}"><circle cx="{x:.1f}" cy="{y:.1f}" r="{r}" '
-            f'fill="{fill}" stroke="{stroke}" stroke-width="{width}" stroke-dasharray="6 3"/>'
+    ring = (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r + 9}" fill="none" stroke="#ff2d2d" stroke-width="7" '
+            'class="flag-ring"/>' if flagged else "")
+    return (f'<g class="chip {kind}{" flagged" if flagged else ""}">{ring}<circle cx="{x:.1f}" cy="{y:.1f}" '
+            f'r="{r}" fill="{fill}" stroke="#fff" stroke-width="2" stroke-dasharray="6 3"/>'
             f'<text x="{x:.1f}" y="{y + 5:.1f}" class="chip-text">{_money(amount)}</text></g>')
+
+
+def _seat_numbers(layout: Layout) -> list[str]:
+    """'Seat N' beyond each seat's zones, on the line from the dealer (top centre) through them."""
+    out = []
+    dealer = (layout.width_mm / 2, 0.0)
+    for seat in layout.seats:
+        pts = [p for z in layout.zones if z.seat == seat for p in z.polygon]
+        if not pts:
+            continue
+        cx, cy = sum(x for x, _ in pts) / len(pts), sum(y for _, y in pts) / len(pts)
+        reach = max(((x - cx) ** 2 + (y - cy) ** 2) ** 0.5 for x, y in pts)
+        dx, dy = cx - dealer[0], cy - dealer[1]
+        norm = (dx * dx + dy * dy) ** 0.5 or 1.0
+        x = min(max(cx + dx / norm * (reach + 30), 30), layout.width_mm - 30)
+        y = min(max(cy + dy / norm * (reach + 30), 30), layout.height_mm - 12)
+        out.append(f'<text x="{x:.1f}" y="{y:.1f}" class="seat-no">seat {seat}</text>')
+    return out
 
 
 def felt_svg(rnd: Round, layout: Layout, flagged_spots: set[tuple[int, str]] | None = None) -> str:
@@ -98,14 +118,17 @@ def felt_svg(rnd: Round, layout: Layout, flagged_spots: set[tuple[int, str]] | N
                      "</polygon>")
         if z.label:
             cx, cy = z.centre
-            dy = 0 if z.kind == "label" else -(max(y for _, y in z.polygon) - min(y for _, y in z.polygon)) / 2 + 12
-            parts.append(f'<text x="{cx:.1f}" y="{cy + dy:.1f}" class="zone-label">{escape(z.label)}</text>')
+            small = " small" if z.kind in ("bet", "paid") else ""
+            parts.append(f'<text x="{cx:.1f}" y="{cy + 4:.1f}" class="zone-label{small}">{escape(z.label)}</text>')
+    parts.extend(_seat_numbers(layout))
     # Chips: wagers as locked, and payouts observed beside them.
     for w in rnd.wagers:
         name = f"seat{w.seat}.{w.spot}"
         for candidate in (f"{name}.{w.hand}", name) if w.hand else (name,):
             try:
-                parts.append(_chip_svg(layout.zone(candidate), w.amount, "bet", (w.seat, w.spot) in flagged_spots))
+                shift = 9.0 * (w.hand - 1) if w.hand and candidate == name else 0.0
+                parts.append(_chip_svg(layout.zone(candidate), w.amount, "bet", (w.seat, w.spot) in flagged_spots,
+                                       shift))
                 break
             except KeyError:
                 continue

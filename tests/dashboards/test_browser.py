@@ -2,61 +2,38 @@
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
 
 from dashboards.app import create_app
+from dashboards.background import CHROMIUM, CHROMIUM_ARGS, serving
 
 from .conftest import PASSWORD
 
 pytestmark = pytest.mark.integration
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
 def server(seeded_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    import shutil
-
     folder = tmp_path_factory.mktemp("browser") / "s"
     shutil.copytree(seeded_dir, folder)
     app = create_app(folder / "store.duckdb", secret="browser-secret")
-    port = free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not srv.started:
-        if time.monotonic() > deadline:
-            raise RuntimeError("uvicorn did not start within 15 s")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
+    with serving(app) as url:
+        yield url
     app.state.db.close()
 
 
 @pytest.fixture(scope="module")
 def browser():
-    if not CHROMIUM.exists():
+    if not Path(CHROMIUM).exists():
         pytest.skip("no Chromium at /usr/bin/chromium")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
         b.close()
 
