@@ -10,7 +10,7 @@ from fastapi import APIRouter, Depends
 from fastapi.responses import Response
 
 from . import charts, queries
-from .protection_pages import period
+from .protection_pages import Period, period
 from .web import Ctx, require
 
 router = APIRouter(prefix="/manager")
@@ -22,14 +22,14 @@ CSV_COLUMNS = ["rounds", "wagers", "drop_vision", "win_vision", "hold_pct", "the
                "void_handling", "drop_count", "win_count", "hold_pct_count"]
 
 
-def _report(ctx: Ctx, by: str, date_from: str, date_to: str) -> list[dict] | Response:
+def _report(ctx: Ctx, by: str, date_from: str, date_to: str, span: str) -> tuple[list[dict], Period] | Response:
     if by not in GROUPS:
         return ctx.render("error.html", status_code=400, status=400, heading="Bad grouping",
                           detail=f"hold report: field by: {by!r} is not one of {', '.join(GROUPS)}")
-    days = period(ctx, date_from, date_to)
-    if isinstance(days, Response):
-        return days
-    return queries.hold_report(ctx.cursor(), by, *queries.window(*days))
+    p = period(ctx, date_from, date_to, span)
+    if isinstance(p, Response):
+        return p
+    return queries.hold_report(ctx.cursor(), by, *p.window), p
 
 
 def _key(by: str) -> str:
@@ -37,10 +37,11 @@ def _key(by: str) -> str:
 
 
 @router.get("")
-def hold(ctx: ManagerCtx, by: str = "table", date_from: str = "", date_to: str = "") -> Response:
-    rows = _report(ctx, by, date_from, date_to)
-    if isinstance(rows, Response):
-        return rows
+def hold(ctx: ManagerCtx, by: str = "table", date_from: str = "", date_to: str = "", span: str = "") -> Response:
+    found = _report(ctx, by, date_from, date_to, span)
+    if isinstance(found, Response):
+        return found
+    rows, p = found
     key = _key(by)
     labels = [str(r[key]) for r in rows]
     hold_chart = charts.bar_chart(
@@ -52,14 +53,16 @@ def hold(ctx: ManagerCtx, by: str = "table", date_from: str = "", date_to: str =
         title=f"Win against theoretical win, per {by}") if rows else ""
     totals = {k: sum((r[k] or 0) for r in rows) for k in ("rounds", "drop_vision", "win_vision", "theo_win")}
     return ctx.render("manager.html", "manager", rows=rows, by=by, key=key, groups=GROUPS, hold_chart=hold_chart,
-                      win_chart=win_chart, totals=totals, date_from=date_from, date_to=date_to)
+                      win_chart=win_chart, totals=totals, **p.form())
 
 
 @router.get("/hold.csv")
-def hold_csv(ctx: ManagerCtx, by: str = "table", date_from: str = "", date_to: str = "") -> Response:
-    rows = _report(ctx, by, date_from, date_to)
-    if isinstance(rows, Response):
-        return rows
+def hold_csv(ctx: ManagerCtx, by: str = "table", date_from: str = "", date_to: str = "", span: str = ""
+             ) -> Response:
+    found = _report(ctx, by, date_from, date_to, span)
+    if isinstance(found, Response):
+        return found
+    rows, _ = found
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=[_key(by), *CSV_COLUMNS], extrasaction="ignore")
     writer.writeheader()

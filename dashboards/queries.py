@@ -230,6 +230,11 @@ def search_notes(cur: duckdb.DuckDBPyConnection, q: str, limit: int = 200) -> li
 
 # -- game protection and managers ----------------------------------------------------------------
 
+def latest_day(cur: duckdb.DuckDBPyConnection) -> date | None:
+    """The last day with play (reports open on the days before it)."""
+    return cur.execute("SELECT max(started_at)::DATE FROM rounds").fetchone()[0]  # type: ignore[index]
+
+
 def window(date_from: date | None, date_to: date | None) -> tuple[datetime | None, datetime | None]:
     start = datetime.combine(date_from, datetime.min.time()) if date_from else None
     end = datetime.combine(date_to + timedelta(days=1), datetime.min.time()) if date_to else None

@@ -30,8 +30,7 @@ def server(seeded_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterat
 def browser():
     if not Path(CHROMIUM).exists():
         pytest.skip("no Chromium at /usr/bin/chromium")
-    from playwright.sync_api import sync_playwright
-
+    sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b

@@ -68,3 +68,22 @@ def test_pit_scope_limits_reports(app):
     rows = queries.hold_report(cur, "table", None, None)
     assert [r["table_id"] for r in rows] == ["BJ-2"]
     assert app.state.db.cursor().execute("SELECT count(DISTINCT table_id) FROM rounds").fetchone()[0] > 1
+
+
+def test_reports_open_on_the_last_week_of_play(app, client_for):
+    latest = app.state.db.cursor().execute("SELECT max(started_at)::DATE FROM rounds").fetchone()[0]
+    with app.state.db.write() as cur:  # one old round, outside the default week
+        cur.execute("INSERT INTO rounds SELECT 'old-round', table_id, game, started_at - INTERVAL 30 DAY, NULL, "
+                    "dealer_id, status, n_wagers, handle, doc FROM rounds LIMIT 1")
+        cur.execute("INSERT INTO wagers SELECT 'old-round', seat, spot, hand, 1000.0, 1000.0, exp_outcome, "
+                    "exp_net, exp_order, line, house_edge, var_per_unit, obs_outcome, obs_paid, obs_net, obs_seq, "
+                    "diff, uncertain FROM wagers LIMIT 1")
+    client = client_for("mgr")
+    page = client.get("/manager?by=game").text
+    first = latest.fromordinal(latest.toordinal() - 6)
+    assert f'name="date_from" value="{first}"' in page and f'name="date_to" value="{latest}"' in page
+    week = list(csv.DictReader(io.StringIO(client.get(f"/manager/hold.csv?by=game&date_from={first}").text)))
+    whole = list(csv.DictReader(io.StringIO(client.get("/manager/hold.csv?by=game&span=all").text)))
+    assert sum(float(r["drop_vision"]) for r in whole) == pytest.approx(
+        sum(float(r["drop_vision"]) for r in week) + 1000.0)
+    assert "span=all" in html.unescape(page)
