@@ -56,8 +56,11 @@ def serve(db_path: str, host: str, port: int, media: tuple[str, ...], secret: st
 @click.option("--rounds", "rounds_per_table", default=80, show_default=True, type=int,
               help="rounds per table")
 @click.option("--seed", default=7, show_default=True, type=int)
+@click.option("--evidence", default=12, show_default=True, type=click.IntRange(min=0),
+              help="flags (most severe first) to render snapshot, clip and detections for")
 @click.option("--no-serve", is_flag=True, help="build the store and users, print them, and stop")
-def demo(port: int, host: str, db_path: str | None, rounds_per_table: int, seed: int, no_serve: bool) -> None:
+def demo(port: int, host: str, db_path: str | None, rounds_per_table: int, seed: int, evidence: int,
+         no_serve: bool) -> None:
     """Simulate a shift on a few tables, reconcile and store it, create a user per role, and serve."""
     from . import demo as demo_data
     from .app import create_app
@@ -68,7 +71,7 @@ def demo(port: int, host: str, db_path: str | None, rounds_per_table: int, seed:
     if rounds_per_table < 1:
         raise click.BadParameter(f"{rounds_per_table} must be at least 1", param_hint="--rounds")
     t0 = time.perf_counter()
-    summary = demo_data.simulate_shift(path, rounds_per_table=rounds_per_table, seed=seed,
+    summary = demo_data.simulate_shift(path, rounds_per_table=rounds_per_table, seed=seed, evidence_flags=evidence,
                                        progress=lambda m: click.echo(f"demo: {m}", err=True))
     app = create_app(path)
     demo_data.assign_pits(app.state.db)

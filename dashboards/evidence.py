@@ -35,7 +35,8 @@ class BundleContents:
     round_doc: dict[str, Any]
     expected: list[dict[str, Any]]
     flags: list[dict[str, Any]]
-    media: list[Path]  # snapshot frames, clip, detections files that exist on disk
+    media: list[Path]  # snapshot frames and clips that exist on disk
+    detections: list[Path]  # detector output files that exist on disk
     missing: list[str]  # paths the store names that are not on disk (listed, not silently dropped)
 
 
@@ -45,8 +46,7 @@ def build_bundle(db: Database, contents: BundleContents, username: str) -> tuple
         "expected_settlement.json": _dump(contents.expected),
         "flags.json": _dump(contents.flags),
     }
-    for path in contents.media:
-        sub = "detections" if "detect" in path.name.lower() or path.suffix in {".jsonl", ".parquet"} else "media"
+    for sub, path in [("media", p) for p in contents.media] + [("detections", p) for p in contents.detections]:
         name = f"{sub}/{path.name}"
         while name in files:  # two frames with one name in different folders
             name = f"{sub}/{_sha(str(path).encode())[:8]}_{path.name}"

@@ -107,12 +107,15 @@ def notes(ctx: ReviewerCtx, q: str = "") -> Response:
 @router.get("/surveillance/round/{round_id}/evidence.zip")
 def evidence_zip(round_id: str, ctx: ReviewerCtx) -> Response:
     view = _round_or_404(ctx, round_id)
-    media = [p for p in (_resolve_media(ctx, s) for s in view.media + view.detections) if p]
-    missing = [s for s in view.media + view.detections if not _resolve_media(ctx, s)]
+    found = {s: _resolve_media(ctx, s) for s in view.media + view.detections}
     data, entry = evidence.build_bundle(
         ctx.db,
-        evidence.BundleContents(round_id, view.round.model_dump(mode="json"), view.expected_rows(),
-                                view.flags, media, missing),
+        evidence.BundleContents(
+            round_id, view.round.model_dump(mode="json"), view.expected_rows(), view.flags,
+            media=[p for s in view.media if (p := found[s])],
+            detections=[p for s in view.detections if (p := found[s])],
+            missing=[s for s, p in found.items() if p is None],
+        ),
         ctx.user.username,
     )
     return Response(data, media_type="application/zip", headers={
