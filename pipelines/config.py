@@ -1,0 +1,106 @@
+"""Table configuration: one YAML or TOML file per table (camera, calibration, game, settings, thresholds).
+
+Nothing about a casino is hard-coded: the game's rules variants, paytables and limits come from
+`settings`, validated by the game's own Settings model, so a wrong value names the file and the field.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from pipelines.games.registry import game_module
+from pipelines.games.round import GameId
+
+
+class ConfigError(ValueError):
+    """A configuration file that is missing or does not validate."""
+
+
+class ReferencePoint(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = ""
+    table_mm: tuple[float, float]
+    image_px: tuple[float, float]
+
+
+class Calibration(BaseModel):
+    """Either reference points (at least 4, marked by the installer) or a table-mm -> image-px homography."""
+
+    model_config = ConfigDict(extra="forbid")
+    points: list[ReferencePoint] = Field(default_factory=list)
+    homography: list[list[float]] | None = Field(None, description="3x3, table mm -> image px")
+
+    @model_validator(mode="after")
+    def _enough(self) -> Calibration:
+        if self.homography is None and len(self.points) < 4:
+            raise ValueError("calibration needs a homography or at least 4 reference points")
+        if self.homography is not None and (len(self.homography) != 3 or any(len(r) != 3 for r in self.homography)):
+            raise ValueError("homography must be 3 rows of 3 numbers")
+        return self
+
+
+class CameraConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    source: str = Field(description="video file, rtsp:// or http:// URL, camera index, or image folder")
+    fps: float | None = Field(None, gt=0, description="override the source's frame rate")
+    calibration: Calibration
+
+
+class VisionConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    conf: float = Field(0.35, ge=0, le=1)
+    uncertain_below: float = Field(0.6, ge=0, le=1)
+    card_conf: float = Field(0.5, ge=0, le=1)
+    stable_frames: int = Field(3, ge=1, description="frames a zone's contents must hold before they count")
+    every_nth_frame: int = Field(1, ge=1)
+    motion_gating: bool = True
+
+
+class TableConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    table_id: str = Field(min_length=1)
+    game: GameId
+    pit: str | None = None
+    camera: CameraConfig
+    settings: dict[str, Any] = Field(default_factory=dict, description="the game's Settings fields")
+    vision: VisionConfig = Field(default_factory=VisionConfig)
+    snapshots_dir: str | None = None
+
+    def game_settings(self) -> Any:
+        return game_module(self.game).Settings(**self.settings)
+
+
+def _errors(e: ValidationError) -> str:
+    return "; ".join(
+        f"field {'.'.join(str(p) for p in err['loc']) or '(root)'}: {err['msg']} (got {err.get('input')!r})"
+        for err in e.errors()
+    )
+
+
+def load_table_config(path: str | Path) -> TableConfig:
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except FileNotFoundError as e:
+        raise ConfigError(f"{path}: no such table configuration file") from e
+    try:
+        data = tomllib.loads(text) if path.suffix == ".toml" else yaml.safe_load(text)
+    except (tomllib.TOMLDecodeError, yaml.YAMLError) as e:
+        raise ConfigError(f"{path}: cannot parse: {e}") from e
+    try:
+        cfg = TableConfig.model_validate(data)
+    except ValidationError as e:
+        raise ConfigError(f"{path}: {_errors(e)}") from e
+    try:
+        cfg.game_settings()
+    except ValidationError as e:
+        raise ConfigError(f"{path}: settings for {cfg.game}: {_errors(e)}") from e
+    src = cfg.camera.source
+    if not ("://" in src or src.isdigit() or Path(src).is_absolute()):
+        cfg.camera.source = str((path.parent / src).resolve())  # relative to the config file
+    return cfg
