@@ -1,0 +1,55 @@
+"""What one frame shows in each zone of the layout, and the debounced state built from it.
+
+The contract between vision/ (detections -> `FrameObs`) and rounds/ (stable `ZoneState` changes ->
+events and rounds). rounds/ never sees pixels; vision/ never knows a game's rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class CardObs:
+    card: str | None  # "Ah"; None for a back or an unreadable face
+    face_up: bool
+    back: str | None = None  # "red" | "blue" when the back shows
+    x_mm: float = 0.0  # position on the felt, so a zone's cards keep their left-to-right order
+    y_mm: float = 0.0
+    confidence: float = 1.0
+    uncertain: bool = False  # below the detector's confidence: carried, never trusted for a hard flag
+
+
+@dataclass
+class ZoneObs:
+    cards: list[CardObs] = field(default_factory=list)
+    chips: list[int] = field(default_factory=list)  # denominations seen in the zone's stack
+    uncertain: bool = False
+
+    @property
+    def chip_total(self) -> float:
+        return float(sum(self.chips))
+
+
+FrameObs = dict[str, ZoneObs]  # zone name -> what is in it; empty zones are absent
+
+
+@dataclass(frozen=True)
+class ZoneState:
+    """Stable contents of a zone: cards in table order (x then y) and the chip total."""
+
+    cards: tuple[tuple[str | None, bool], ...] = ()  # (card or None, face_up)
+    chip_total: float = 0.0
+    uncertain: bool = False
+
+    @property
+    def empty(self) -> bool:
+        return not self.cards and self.chip_total == 0
+
+
+@dataclass(frozen=True)
+class ZoneChange:
+    zone: str
+    frame: int  # the first frame the new state was seen (debouncing confirms it later)
+    before: ZoneState
+    after: ZoneState
