@@ -1,0 +1,315 @@
+"""Detections (pixel boxes) -> table millimetres -> the layout's zones: one `FrameObs` per frame.
+
+Cards go to card areas (kinds cards, card_box, discard, shoe) by containment of their centre. Card
+areas may be nested (blackjack `seatN.cards` holds `seatN.cards.1` and `.2` for split hands): a card is
+reported in *every* card area that contains it, so rounds/ reads `seatN.cards` for an unsplit hand and
+`seatN.cards.H` after a split. A card just outside every area (a sideways double-down card) goes to the
+nearest one within `card_reach_mm`.
+
+Chips go to bet, paid and tray zones by *stack*, never chip by chip: stacks are drawn spread (each chip
+`ChipSpread.step_mm` from the next along a fixed direction, rows of `per_row`, rows `row_pitch_mm` apart),
+so a stack spills over neighbouring betting circles. Chips are grouped into rows (same perpendicular
+offset, consecutive steps), rows into stacks (same centre along the spread, one pitch apart), and each
+stack goes to the zone containing its centre (else the nearest within `stack_reach_mm`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+import supervision as sv
+from matplotlib.path import Path as MplPath
+
+from pipelines.games.layout import Layout
+
+from .observe import CardObs, FrameObs, ZoneObs
+
+if TYPE_CHECKING:
+    from pipelines.sim.scene import Scene
+
+CARD_KINDS = ("cards", "card_box", "discard", "shoe")
+CHIP_KINDS = ("bet", "paid", "tray")
+
+
+@dataclass(frozen=True)
+class ChipSpread:
+    """How a stack is laid on the felt; defaults are the simulator's (pipelines/sim/render.py)."""
+
+    step_mm: float = 0.4 * 39.0  # centre to centre along a row
+    row_pitch_mm: float = 1.05 * 39.0  # row to row, perpendicular
+    per_row: int = 5
+    direction_deg: float = -35.0  # the row direction on the felt
+
+    @property
+    def axes(self) -> tuple[np.ndarray, np.ndarray]:
+        a = math.radians(self.direction_deg)
+        u = np.array([math.cos(a), math.sin(a)])
+        return u, np.array([-u[1], u[0]])
+
+
+@dataclass(frozen=True)
+class ChipStackObs:
+    """One grouped stack: its chips (indices into the input), centre in mm, and zone (or None)."""
+
+    members: tuple[int, ...]
+    x_mm: float
+    y_mm: float
+    zone: str | None
+
+
+def apply_homography(H: np.ndarray, points: np.ndarray) -> np.ndarray:
+    pts = np.asarray(points, np.float64).reshape(-1, 2)
+    homog = pts @ H[:, :2].T + H[:, 2]
+    return homog[:, :2] / homog[:, 2:3]
+
+
+def _segment_distance(points: np.ndarray, poly: np.ndarray) -> np.ndarray:
+    """Distance (N,) from each point to the polygon's boundary."""
+    a, b = poly, np.roll(poly, -1, axis=0)
+    ab = b - a  # (E, 2)
+    ap = points[:, None, :] - a[None]  # (N, E, 2)
+    t = np.clip((ap * ab).sum(-1) / np.maximum((ab * ab).sum(-1), 1e-12), 0.0, 1.0)
+    closest = a[None] + t[..., None] * ab[None]
+    return np.linalg.norm(points[:, None, :] - closest, axis=-1).min(axis=1)
+
+
+@dataclass
+class _ZoneGeom:
+    name: str
+    kind: str
+    polygon: np.ndarray
+    path: MplPath
+    area: float
+
+
+def _area(poly: np.ndarray) -> float:
+    x, y = poly[:, 0], poly[:, 1]
+    return 0.5 * abs(float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))))
+
+
+@dataclass
+class ZoneMapper:
+    """Maps detections into a layout's zones through the camera calibration (table mm -> image px)."""
+
+    layout: Layout
+    H_table_to_image: np.ndarray
+    spread: ChipSpread = field(default_factory=ChipSpread)
+    card_reach_mm: float = 45.0
+    stack_reach_mm: float = 60.0
+    frame_size: tuple[int, int] = (1280, 720)  # only for observe_scene: what falls outside the frame
+
+    def __post_init__(self) -> None:
+        self.H_table_to_image = np.asarray(self.H_table_to_image, np.float64)
+        if self.H_table_to_image.shape != (3, 3) or abs(np.linalg.det(self.H_table_to_image)) < 1e-12:
+            raise ValueError(f"ZoneMapper: H_table_to_image must be an invertible 3x3 matrix, "
+                             f"got {self.H_table_to_image!r}")
+        self.H_image_to_table = np.linalg.inv(self.H_table_to_image)
+        geoms = []
+        for z in self.layout.zones:
+            poly = np.asarray(z.polygon, np.float64)
+            geoms.append(_ZoneGeom(z.name, z.kind, poly, MplPath(poly), _area(poly)))
+        self._card_zones = [g for g in geoms if g.kind in CARD_KINDS]
+        self._chip_zones = [g for g in geoms if g.kind in CHIP_KINDS]
+
+    # ------------------------------------------------------------------------------------ geometry
+
+    def to_table(self, points_px: np.ndarray) -> np.ndarray:
+        """Image px (N, 2) -> table mm (N, 2)."""
+        return apply_homography(self.H_image_to_table, points_px)
+
+    def to_image(self, points_mm: np.ndarray) -> np.ndarray:
+        return apply_homography(self.H_table_to_image, points_mm)
+
+    def zone_polygons_px(self, kinds: tuple[str, ...] = CARD_KINDS + CHIP_KINDS) -> dict[str, np.ndarray]:
+        """Zone polygons projected into the image (for motion gating and drawing)."""
+        return {z.name: self.to_image(np.asarray(z.polygon)) for z in self.layout.zones if z.kind in kinds}
+
+    def card_zones(self, points_mm: np.ndarray) -> list[list[str]]:
+        """For each point, the card areas holding it (all nested ones), else the nearest within reach."""
+        pts = np.asarray(points_mm, np.float64).reshape(-1, 2)
+        out: list[list[str]] = [[] for _ in range(len(pts))]
+        if not len(pts) or not self._card_zones:
+            return out
+        inside = np.stack([g.path.contains_points(pts) for g in self._card_zones], axis=1)  # (N, Z)
+        for i in np.flatnonzero(inside.any(axis=1)):
+            out[i] = [self._card_zones[j].name for j in np.flatnonzero(inside[i])]
+        lost = np.flatnonzero(~inside.any(axis=1))
+        if len(lost):
+            dist = np.stack([_segment_distance(pts[lost], g.polygon) for g in self._card_zones], axis=1)
+            best = dist.argmin(axis=1)
+            for k, i in enumerate(lost):
+                if dist[k, best[k]] <= self.card_reach_mm:
+                    out[i] = [self._card_zones[best[k]].name]
+        return out
+
+    def stack_zone(self, points_mm: np.ndarray) -> list[str | None]:
+        """For each stack centre, the chip zone holding it (the smallest if nested), else the nearest in reach."""
+        pts = np.asarray(points_mm, np.float64).reshape(-1, 2)
+        if not len(pts) or not self._chip_zones:
+            return [None] * len(pts)
+        inside = np.stack([g.path.contains_points(pts) for g in self._chip_zones], axis=1)
+        areas = np.array([g.area for g in self._chip_zones])
+        dist = np.stack([_segment_distance(pts, g.polygon) for g in self._chip_zones], axis=1)
+        out: list[str | None] = []
+        for i in range(len(pts)):
+            if inside[i].any():
+                cand = np.flatnonzero(inside[i])
+                out.append(self._chip_zones[cand[areas[cand].argmin()]].name)
+            else:
+                j = int(dist[i].argmin())
+                out.append(self._chip_zones[j].name if dist[i, j] <= self.stack_reach_mm else None)
+        return out
+
+    def group_stacks(self, chips_mm: np.ndarray) -> list[ChipStackObs]:
+        """Group chip centres (mm) into spread stacks and assign each stack a zone."""
+        pts = np.asarray(chips_mm, np.float64).reshape(-1, 2)
+        if not len(pts):
+            return []
+        rows = self._rows(pts)
+        stacks = self._chain_rows(pts, rows)
+        centres = np.array([c for _, c in stacks])
+        zones = self.stack_zone(centres)
+        return [ChipStackObs(tuple(sorted(m)), float(c[0]), float(c[1]), z)
+                for (m, c), z in zip(stacks, zones, strict=True)]
+
+    def _rows(self, pts: np.ndarray) -> list[list[int]]:
+        """Chips on one line along the spread direction, each within ~one step of the next."""
+        sp = self.spread
+        u_ax, v_ax = sp.axes
+        u, v = pts @ u_ax, pts @ v_ax
+        order = np.argsort(v, kind="stable")
+        v_tol = 0.3 * sp.row_pitch_mm
+        lines: list[list[int]] = []
+        for i in order:  # cluster by perpendicular offset
+            if lines and abs(v[i] - np.mean(v[lines[-1]])) <= v_tol:
+                lines[-1].append(int(i))
+            else:
+                lines.append([int(i)])
+        rows: list[list[int]] = []
+        for line in lines:  # split a line where the gap is more than a step and a half
+            line.sort(key=lambda i: u[i])
+            run = [line[0]]
+            for a, b in itertools.pairwise(line):
+                if u[b] - u[a] > 1.5 * sp.step_mm or len(run) == sp.per_row:
+                    rows.append(run)
+                    run = []
+                run.append(b)
+            rows.append(run)
+        return rows
+
+    def _chain_rows(self, pts: np.ndarray, rows: list[list[int]]) -> list[tuple[list[int], np.ndarray]]:
+        """Rows with the same centre along the spread, one pitch apart, form a stack."""
+        sp = self.spread
+        u_ax, v_ax = sp.axes
+        u, v = pts @ u_ax, pts @ v_ax
+        info = sorted(((float(np.mean(v[r])), float((u[r].min() + u[r].max()) / 2), r) for r in rows),
+                      key=lambda t: t[0])
+        used = [False] * len(info)
+        stacks: list[tuple[list[int], np.ndarray]] = []
+        for k, (v0, u0, r0) in enumerate(info):
+            if used[k]:
+                continue
+            used[k] = True
+            members, vs, us, v_last = list(r0), [v0], [u0], v0
+            while True:  # the next row up: one pitch further, centred alike
+                best, best_err = None, math.inf
+                for j in range(k + 1, len(info)):
+                    vj, uj, _ = info[j]
+                    if used[j]:
+                        continue
+                    dv = vj - v_last - sp.row_pitch_mm
+                    if dv > 0.3 * sp.row_pitch_mm:
+                        break
+                    du = abs(uj - np.median(us))
+                    if abs(dv) <= 0.3 * sp.row_pitch_mm and du <= 0.75 * sp.step_mm and du + abs(dv) < best_err:
+                        best, best_err = j, du + abs(dv)
+                if best is None:
+                    break
+                used[best] = True
+                vj, uj, rj = info[best]
+                members += rj
+                vs.append(vj)
+                us.append(uj)
+                v_last = vj
+            uc, vc = float(np.median(us)), (min(vs) + max(vs)) / 2
+            stacks.append((members, uc * u_ax + vc * v_ax))
+        return stacks
+
+    # ------------------------------------------------------------------------------------ observing
+
+    def observe(self, detections: sv.Detections) -> FrameObs:
+        """One frame's detections -> what each zone holds. Objects outside every zone are left out."""
+        obs: dict[str, ZoneObs] = defaultdict(ZoneObs)
+        n = len(detections)
+        if not n:
+            return {}
+        xyxy = np.asarray(detections.xyxy, np.float64)
+        centres = self.to_table(np.stack([(xyxy[:, 0] + xyxy[:, 2]) / 2, (xyxy[:, 1] + xyxy[:, 3]) / 2], 1))
+        data = detections.data
+        names = np.asarray(data.get("class_name", np.full(n, "", object)), dtype=object)
+        cards = np.asarray(data.get("card", np.full(n, "", object)), dtype=object)
+        chip_vals = np.asarray(data.get("chip_value", np.zeros(n, int)))
+        uncertain = np.asarray(data.get("uncertain", np.zeros(n, bool)), dtype=bool)
+        conf = (np.asarray(detections.confidence, np.float64) if detections.confidence is not None
+                else np.ones(n))
+        card_conf = np.asarray(data.get("card_confidence", conf), np.float64)
+
+        card_idx = np.flatnonzero((names == "card") | np.char.startswith(names.astype(str), "back_"))
+        for i, zones in zip(card_idx, self.card_zones(centres[card_idx]), strict=True):
+            face = names[i] == "card"
+            c = CardObs(card=(cards[i] or None) if face else None, face_up=bool(face),
+                        back=None if face else str(names[i])[5:], x_mm=float(centres[i, 0]),
+                        y_mm=float(centres[i, 1]), confidence=float(card_conf[i] if face else conf[i]),
+                        uncertain=bool(uncertain[i]))
+            for z in zones:
+                obs[z].cards.append(c)
+                obs[z].uncertain |= c.uncertain
+
+        chip_idx = np.flatnonzero(chip_vals > 0)
+        for st in self.group_stacks(centres[chip_idx]):
+            if st.zone is None:
+                continue
+            members = chip_idx[list(st.members)]
+            obs[st.zone].chips.extend(int(chip_vals[i]) for i in members)
+            obs[st.zone].uncertain |= bool(uncertain[members].any())
+        return _sorted(obs)
+
+    def observe_scene(self, scene: Scene) -> FrameObs:
+        """The perfect observation of a simulator Scene: every object the renderer would label (not hidden
+        under the dealer's hand, later objects or the frame edge), each stack in the zone of its centre."""
+        from pipelines.sim.camera import Camera
+        from pipelines.sim.render import HIDDEN_LIMIT, _hidden, _objects
+
+        camera = Camera(H=self.H_table_to_image, size=self.frame_size)
+        objs = _objects(scene)
+        hidden = _hidden(objs, scene, self.layout, camera)
+        visible = [o for o, h in zip(objs, hidden, strict=True) if h <= HIDDEN_LIMIT]
+        obs: dict[str, ZoneObs] = defaultdict(ZoneObs)
+        placed = {(round(c.x, 6), round(c.y, 6)): c for c in scene.cards}
+        card_objs = [o for o in visible if o.kind == "card"]
+        if card_objs:
+            pts = np.array([o.centre for o in card_objs])
+            for o, zones in zip(card_objs, self.card_zones(pts), strict=True):
+                pc = placed[(round(float(o.centre[0]), 6), round(float(o.centre[1]), 6))]
+                face = bool(pc.face_up and pc.card)
+                c = CardObs(card=pc.card if face else None, face_up=face, back=None if face else pc.back,
+                            x_mm=float(o.centre[0]), y_mm=float(o.centre[1]))
+                for z in zones:
+                    obs[z].cards.append(c)
+        if scene.chips:
+            zones = self.stack_zone(np.array([[s.x, s.y] for s in scene.chips]))
+            for o in visible:
+                if o.kind == "chip" and zones[o.stack] is not None:
+                    obs[zones[o.stack]].chips.append(int(o.cls[5:]))
+        return _sorted(obs)
+
+
+def _sorted(obs: dict[str, ZoneObs]) -> FrameObs:
+    for zo in obs.values():
+        zo.cards.sort(key=lambda c: (c.x_mm, c.y_mm))
+    return dict(obs)
