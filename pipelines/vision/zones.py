@@ -279,6 +279,36 @@ class ZoneMapper:
             obs[st.zone].uncertain |= bool(uncertain[members].any())
         return _sorted(obs)
 
+    def occluded_zones(self, scene: Scene, min_fraction: float = 0.25) -> set[str]:
+        """Zones of a simulator Scene at least `min_fraction` covered by the dealer's hands and arms."""
+        from pipelines.sim.render import _in_occluder
+
+        if not scene.occluders:
+            return set()
+        pts, owner = self._zone_samples()
+        covered = np.zeros(len(pts), bool)
+        for oc in scene.occluders:
+            covered |= _in_occluder(oc, self.layout, pts)
+        zones = self._card_zones + self._chip_zones
+        frac = np.bincount(owner, covered, len(zones)) / np.maximum(np.bincount(owner, None, len(zones)), 1)
+        return {zones[i].name for i in np.flatnonzero(frac >= min_fraction)}
+
+    def _zone_samples(self) -> tuple[np.ndarray, np.ndarray]:
+        """A 7x7 grid of points inside every card and chip zone (cached), and the zone index of each."""
+        if not hasattr(self, "_samples"):
+            pts, owner = [], []
+            for k, g in enumerate(self._card_zones + self._chip_zones):
+                lo, hi = g.polygon.min(axis=0), g.polygon.max(axis=0)
+                gx, gy = np.meshgrid(np.linspace(lo[0], hi[0], 7), np.linspace(lo[1], hi[1], 7))
+                p = np.stack([gx.ravel(), gy.ravel()], 1)
+                p = p[g.path.contains_points(p)]
+                if not len(p):
+                    p = g.polygon.mean(axis=0, keepdims=True)
+                pts.append(p)
+                owner.append(np.full(len(p), k))
+            self._samples = (np.concatenate(pts), np.concatenate(owner))
+        return self._samples
+
     def observe_scene(self, scene: Scene) -> FrameObs:
         """The perfect observation of a simulator Scene: every object the renderer would label (not hidden
         under the dealer's hand, later objects or the frame edge), each stack in the zone of its centre."""

@@ -1,0 +1,183 @@
+"""Debounced zone states from per-frame observations: `ZoneTracker.update(frame, FrameObs) -> [ZoneChange]`.
+
+- A zone's new contents count once seen unchanged for `stable_frames` consecutive analysed frames, so a
+  hand passing over the felt neither creates nor erases anything.
+- Contents that *shrink* (cards or chips gone, everything left still matching) look exactly like a hand
+  covering part of the zone, so a loss needs `removal_frames` (longer) before it counts; the change is
+  still dated to the first frame it was seen.
+- Cards are followed by position within their zone; a card's identity is the majority of its confident
+  readings over all frames (ties keep the earlier answer), so one misread frame changes nothing. When a
+  confirmed card's majority identity changes later, that is reported as a change too.
+- Uncertain observations (below the detector's confidence) make the state `uncertain`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, deque
+from dataclasses import dataclass, field
+
+from .observe import CardObs, FrameObs, ZoneChange, ZoneObs, ZoneState
+
+Signature = tuple[tuple[tuple[int, bool], ...], float]  # ((track id, face up) in table order, chip total)
+
+
+@dataclass
+class _CardTrack:
+    id: int
+    x: float
+    y: float
+    votes: Counter = field(default_factory=Counter)
+    backs: Counter = field(default_factory=Counter)
+    identity: str | None = None
+    last_seen: int = 0
+    recent: deque = field(default_factory=lambda: deque(maxlen=64))
+
+    def vote(self, c: CardObs, min_conf: float, swap_after: int) -> None:
+        if c.face_up and c.card and not c.uncertain and c.confidence >= min_conf:
+            self.recent.append(c.card)
+            last = list(self.recent)[-swap_after:]
+            swapped = self.identity is not None and len(last) == swap_after and set(last) == {c.card} != {self.identity}
+            if swapped:
+                self.votes = Counter()  # read the same other card many times running: it was swapped
+                self.identity = None
+            self.votes[c.card] += 1
+            top = max(self.votes.values())
+            if self.identity is None or self.votes[self.identity] < top:  # ties keep the earlier answer
+                self.identity = next(k for k, v in self.votes.items() if v == top)
+        if c.back:
+            self.backs[c.back] += 1
+
+
+@dataclass
+class _Zone:
+    tracks: dict[int, _CardTrack] = field(default_factory=dict)
+    stable_sig: Signature = ((), 0.0)
+    stable: ZoneState = field(default_factory=ZoneState)
+    cand_sig: Signature | None = None
+    cand_first: int = 0
+    cand_count: int = 0
+    cand_uncertain: bool = False
+
+
+class ZoneTracker:
+    """Stable per-zone state from a stream of analysed frames."""
+
+    def __init__(self, stable_frames: int = 3, removal_frames: int | None = None, match_mm: float = 35.0,
+                 vote_min_conf: float = 0.5) -> None:
+        if stable_frames < 1:
+            raise ValueError(f"ZoneTracker: stable_frames must be at least 1, got {stable_frames}")
+        self.stable_frames = stable_frames
+        self.removal_frames = removal_frames if removal_frames is not None else 2 * stable_frames
+        if self.removal_frames < stable_frames:
+            raise ValueError(f"ZoneTracker: removal_frames ({self.removal_frames}) must be at least "
+                             f"stable_frames ({stable_frames})")
+        self.match_mm = match_mm
+        self.vote_min_conf = vote_min_conf
+        self._zones: dict[str, _Zone] = {}
+        self._next_id = 0
+
+    @property
+    def pending(self) -> bool:
+        """True while some zone has contents seen but not yet confirmed (keep analysing frames)."""
+        return any(z.cand_sig is not None for z in self._zones.values())
+
+    def states(self) -> dict[str, ZoneState]:
+        """The confirmed state of every zone that is not empty."""
+        return {name: z.stable for name, z in self._zones.items() if not z.stable.empty}
+
+    def update(self, frame_index: int, obs: FrameObs, occluded: set[str] | frozenset[str] = frozenset()
+               ) -> list[ZoneChange]:
+        """One analysed frame. `occluded`: zones known to be covered now (e.g. `ZoneMapper.occluded_zones`);
+        a loss there is not counted towards confirmation, whatever it lasts."""
+        changes: list[ZoneChange] = []
+        for name in sorted(set(self._zones) | set(obs)):
+            zone = self._zones.setdefault(name, _Zone())
+            change = self._update_zone(name, zone, frame_index, obs.get(name) or ZoneObs(), name in occluded)
+            if change is not None:
+                changes.append(change)
+        return changes
+
+    # --------------------------------------------------------------------------------------------
+
+    def _match(self, zone: _Zone, cards: list[CardObs], frame: int) -> list[_CardTrack]:
+        """Each observed card -> its track (nearest unclaimed within match_mm), new tracks for the rest."""
+        pairs = sorted(
+            (math.hypot(c.x_mm - t.x, c.y_mm - t.y), i, t.id)
+            for i, c in enumerate(cards) for t in zone.tracks.values()
+        )
+        got: dict[int, _CardTrack] = {}
+        claimed: set[int] = set()
+        for d, i, tid in pairs:
+            if d > self.match_mm:
+                break
+            if i in got or tid in claimed:
+                continue
+            got[i] = zone.tracks[tid]
+            claimed.add(tid)
+        out = []
+        for i, c in enumerate(cards):
+            t = got.get(i)
+            if t is None:
+                t = _CardTrack(self._next_id, c.x_mm, c.y_mm)
+                self._next_id += 1
+                zone.tracks[t.id] = t
+            else:  # cards are still once dealt; follow slowly so a jittery box does not drag it
+                t.x, t.y = 0.7 * t.x + 0.3 * c.x_mm, 0.7 * t.y + 0.3 * c.y_mm
+            t.vote(c, self.vote_min_conf, self.removal_frames)
+            t.last_seen = frame
+            out.append(t)
+        return out
+
+    def _state(self, zone: _Zone, sig: Signature, uncertain: bool) -> ZoneState:
+        cards = tuple((zone.tracks[tid].identity if up else None, up) for tid, up in sig[0])
+        unread = any(up and zone.tracks[tid].identity is None for tid, up in sig[0])
+        return ZoneState(cards=cards, chip_total=sig[1], uncertain=uncertain or unread)
+
+    def _is_loss(self, stable: Signature, new: Signature) -> bool:
+        """New contents are the stable ones with something missing: what a covering hand looks like."""
+        old_ids, new_ids = dict(stable[0]), dict(new[0])
+        fewer_cards = set(new_ids) <= set(old_ids) and all(old_ids[k] == v for k, v in new_ids.items())
+        return fewer_cards and new[1] <= stable[1] and new != stable
+
+    def _update_zone(self, name: str, zone: _Zone, frame: int, zo: ZoneObs, occluded: bool) -> ZoneChange | None:
+        cards = sorted(zo.cards, key=lambda c: (c.x_mm, c.y_mm))
+        tracks = self._match(zone, cards, frame)
+        sig: Signature = (tuple((t.id, c.face_up) for t, c in zip(tracks, cards, strict=True)),
+                          round(zo.chip_total, 2))
+        uncertain = zo.uncertain or any(c.uncertain for c in cards)
+        change = None
+        if sig == zone.stable_sig:
+            zone.cand_sig = None
+            refreshed = self._state(zone, sig, zone.stable.uncertain)
+            if refreshed != zone.stable:  # a confirmed card's majority identity changed
+                change = ZoneChange(name, frame, zone.stable, refreshed)
+                zone.stable = refreshed
+        else:
+            loss = self._is_loss(zone.stable_sig, sig)
+            if loss and occluded:
+                pass  # covered: what vanished may be under the hand; keep the state and the candidate as is
+            elif sig == zone.cand_sig:
+                zone.cand_count += 1
+                zone.cand_uncertain |= uncertain
+            else:
+                zone.cand_sig, zone.cand_first, zone.cand_count, zone.cand_uncertain = sig, frame, 1, uncertain
+            need = self.removal_frames if loss else self.stable_frames
+            if sig == zone.cand_sig and zone.cand_count >= need:
+                after = self._state(zone, sig, zone.cand_uncertain)
+                if after != zone.stable:
+                    change = ZoneChange(name, zone.cand_first, zone.stable, after)
+                zone.stable_sig, zone.stable, zone.cand_sig = sig, after, None
+                live = {tid for tid, _ in sig[0]}
+                zone.tracks = {tid: t for tid, t in zone.tracks.items() if tid in live}  # gone is gone
+        self._forget(zone, frame)
+        return change
+
+    def _forget(self, zone: _Zone, frame: int) -> None:
+        """Drop card tracks neither in the confirmed state nor seen lately."""
+        keep = {tid for tid, _ in zone.stable_sig[0]}
+        if zone.cand_sig is not None:
+            keep |= {tid for tid, _ in zone.cand_sig[0]}
+        horizon = self.removal_frames + self.stable_frames
+        for tid in [t for t, tr in zone.tracks.items() if t not in keep and frame - tr.last_seen > horizon]:
+            del zone.tracks[tid]
