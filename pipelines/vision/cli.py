@@ -32,3 +32,51 @@ def train_detector(data: Path, images: int, seed: int, epochs: int, imgsz: int, 
     report = train(data, epochs=epochs, imgsz=imgsz, cls_epochs=cls_epochs, device=device, batch=batch,
                    workers=workers, out_dir=out_dir or MODELS_DIR)
     click.echo(json.dumps(report))
+
+
+@click.command("calibrate")
+@click.option("--table", "table", type=click.Path(path_type=Path), required=True, help="table configuration file")
+@click.option("--out", "out", type=click.Path(path_type=Path), required=True, help="overlay image to write (.png)")
+@click.option("--frame", "frame_index", default=0, show_default=True, help="which frame of the camera source")
+def calibrate(table: Path, out: Path, frame_index: int) -> None:
+    """Draw the table's layout over a frame of its camera, to check the calibration by eye."""
+    import cv2
+    import numpy as np
+
+    from pipelines.config import ConfigError, load_table_config
+    from pipelines.games.layout import layout_for
+
+    from .calibrate import CalibrationError, apply_homography, draw_layout, reprojection_error, table_to_image
+    from .capture import CaptureError, FrameSource
+
+    if frame_index < 0:
+        raise click.BadParameter(f"must be 0 or more, got {frame_index}", param_hint="--frame")
+    try:
+        cfg = load_table_config(table)
+        H = table_to_image(cfg.camera.calibration)
+        image = None
+        for f in FrameSource(cfg.camera.source, fps=cfg.camera.fps):
+            if f.index == frame_index:
+                image = f.image
+                break
+    except CalibrationError as e:
+        raise click.ClickException(f"{table}: field camera.calibration: {e}") from e
+    except (ConfigError, CaptureError) as e:
+        raise click.ClickException(str(e)) from e
+    if image is None:
+        raise click.ClickException(f"{cfg.camera.source}: has no frame {frame_index}")
+    overlay = draw_layout(image, layout_for(cfg.game), H)
+    points = cfg.camera.calibration.points
+    for p in points:  # where each reference point was marked (red) and where the homography puts it (cyan)
+        cv2.circle(overlay, tuple(int(v) for v in np.round(p.image_px)), 5, (0, 0, 255), 1, cv2.LINE_AA)
+        q = apply_homography(H, np.array([p.table_mm]))[0]
+        cv2.drawMarker(overlay, tuple(int(v) for v in np.round(q)), (255, 255, 0), cv2.MARKER_CROSS, 8)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if not cv2.imwrite(str(out), overlay):
+        raise click.ClickException(f"{out}: cannot write the overlay image")
+    summary = {"out": str(out), "frame": frame_index, "game": cfg.game}
+    if points:
+        src = np.array([p.table_mm for p in points])
+        dst = np.array([p.image_px for p in points])
+        summary["reprojection_error_px"] = round(reprojection_error(H, src, dst), 3)
+    click.echo(json.dumps(summary))

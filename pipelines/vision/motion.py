@@ -1,0 +1,93 @@
+"""Motion gating: run the detector only when something changed inside the table's zones.
+
+Each frame is shrunk to a small grey image, its brightness matched to the reference (cameras and the
+simulator vary exposure frame to frame) and differenced against the *last analysed* frame, inside the
+zones projected into the image. So slow changes add up until they are seen, and a frame is analysed
+when enough pixels of some zone changed. A periodic full refresh (`refresh_every`) analyses a frame
+whatever the difference, so nothing stays missed for long.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+
+@dataclass(frozen=True)
+class MotionConfig:
+    work_width: int = 320  # frames are shrunk to this width before differencing
+    pixel_threshold: int = 28  # grey levels (after blur and brightness matching) that count as a change
+    min_changed_fraction: float = 0.02  # of a zone's pixels
+    min_changed_pixels: int = 6
+    refresh_every: int = 30  # analyse at least every Nth frame
+
+
+class MotionGate:
+    """`check(index, frame) -> bool`: should this frame be analysed? `changed_zones` says where."""
+
+    def __init__(self, zone_polygons_px: Mapping[str, np.ndarray], frame_size: tuple[int, int],
+                 config: MotionConfig | None = None) -> None:
+        self.config = c = config or MotionConfig()
+        w, h = frame_size
+        self.scale = min(1.0, c.work_width / w)
+        self.size = (max(1, round(w * self.scale)), max(1, round(h * self.scale)))
+        self.names = list(zone_polygons_px)
+        self._masks: list[tuple[int, int, np.ndarray]] = []  # (x0, y0, mask of the bounding box)
+        union = np.zeros(self.size[::-1], np.uint8)
+        for name in self.names:
+            poly = np.round(np.asarray(zone_polygons_px[name], np.float64) * self.scale).astype(np.int32)
+            m = np.zeros_like(union)
+            cv2.fillPoly(m, [poly], 1)
+            cv2.polylines(m, [poly], True, 1, 2)  # a little margin: objects overlap their zone's edge
+            ys, xs = np.nonzero(m)
+            if not len(xs):
+                self._masks.append((0, 0, np.zeros((0, 0), bool)))
+                continue
+            x0, y0 = xs.min(), ys.min()
+            self._masks.append((x0, y0, m[y0:ys.max() + 1, x0:xs.max() + 1].astype(bool)))
+            union |= m
+        self.union = union.astype(bool)
+        self._ref: np.ndarray | None = None
+        self._last_analysed = -(10**9)
+        self.changed_zones: list[str] = []
+
+    def _prepare(self, frame: np.ndarray) -> np.ndarray:
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+        small = cv2.resize(grey, self.size, interpolation=cv2.INTER_AREA)
+        return cv2.GaussianBlur(small, (5, 5), 0).astype(np.float32)
+
+    def check(self, index: int, frame: np.ndarray, force: bool = False) -> bool:
+        """True when the frame should be analysed (it then becomes the new reference)."""
+        cur = self._prepare(frame)
+        c = self.config
+        if self._ref is None or force or index - self._last_analysed >= c.refresh_every:
+            self.changed_zones = list(self.names)
+            self._accept(index, cur)
+            return True
+        region = self.union if self.union.any() else np.ones_like(self.union)
+        gain = float(self._ref[region].mean()) / max(float(cur[region].mean()), 1e-3)
+        diff = np.abs(cur * gain - self._ref) > c.pixel_threshold
+        changed = []
+        for name, (x0, y0, m) in zip(self.names, self._masks, strict=True):
+            if not m.size:
+                continue
+            n = int(diff[y0:y0 + m.shape[0], x0:x0 + m.shape[1]][m].sum())
+            if n >= c.min_changed_pixels and n >= c.min_changed_fraction * m.sum():
+                changed.append(name)
+        self.changed_zones = changed
+        if changed:
+            self._accept(index, cur)
+            return True
+        return False
+
+    def _accept(self, index: int, cur: np.ndarray) -> None:
+        self._ref = cur
+        self._last_analysed = index
+
+
+def frames_to_analyse(gate: MotionGate, frames: Iterable[tuple[int, np.ndarray]]) -> list[int]:
+    """The indices of the frames the gate lets through (for benchmarks and tests)."""
+    return [i for i, f in frames if gate.check(i, f)]
