@@ -1,0 +1,88 @@
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from pipelines.config import Calibration, ReferencePoint
+from pipelines.games.layout import layout_for
+from pipelines.sim.camera import Camera
+from pipelines.sim.render import render
+from pipelines.sim.scene import Scene
+from pipelines.sim.video import VideoSink
+from pipelines.vision.calibrate import CalibrationError, apply_homography, table_to_image
+from pipelines.vision.capture import CaptureError, FrameSource
+from pipelines.vision.cli import calibrate
+
+
+def _points(H: np.ndarray, table_mm: list[tuple[float, float]]) -> list[ReferencePoint]:
+    img = apply_homography(H, np.array(table_mm))
+    return [ReferencePoint(table_mm=t, image_px=tuple(p)) for t, p in zip(table_mm, img, strict=True)]
+
+
+def test_reference_points_reproduce_the_camera_homography():
+    layout = layout_for("high-tie")
+    cam = Camera.overhead(layout, np.random.default_rng(11))
+    pts = [(0, 0), (2100, 0), (2100, 1050), (0, 1050), (1050, 500), (400, 800)]
+    H = table_to_image(Calibration(points=_points(cam.H, pts)))
+    probe = np.array([[123.0, 456.0], [1900.0, 80.0]])
+    assert np.abs(apply_homography(H, probe) - cam.project(probe)).max() < 0.01
+
+
+def test_bad_reference_points_fail_clearly():
+    collinear = [ReferencePoint(table_mm=(x, 0), image_px=(x, 0)) for x in (0, 100, 200, 300)]
+    with pytest.raises(CalibrationError, match="degenerate"):
+        table_to_image(Calibration(points=collinear))
+    cam = Camera.overhead(layout_for("high-tie"), np.random.default_rng(1))
+    pts = _points(cam.H, [(0, 0), (2100, 0), (2100, 1050), (0, 1050), (1000, 500)])
+    pts[4] = ReferencePoint(table_mm=(1000, 500), image_px=(pts[4].image_px[0] + 80, pts[4].image_px[1]))
+    with pytest.raises(CalibrationError, match="reprojection error"):
+        table_to_image(Calibration(points=pts))
+
+
+@pytest.fixture
+def video(tmp_path):
+    layout = layout_for("king-high")
+    rng = np.random.default_rng(2)
+    cam = Camera.overhead(layout, rng, size=(320, 180))
+    path = tmp_path / "v.mp4"
+    with VideoSink(path, 10, cam.size) as sink:
+        for _ in range(8):
+            sink.write(render(layout, Scene(), cam, rng)[0])
+    return path, cam
+
+
+def test_frame_source_reads_a_video_and_refuses_a_truncated_one(video, tmp_path):
+    path, cam = video
+    frames = list(FrameSource(path))
+    assert [f.index for f in frames] == list(range(8))
+    assert frames[0].image.shape == (180, 320, 3) and frames[3].timestamp == pytest.approx(0.3)
+    cut = tmp_path / "cut.mp4"
+    cut.write_bytes(path.read_bytes()[: len(path.read_bytes()) // 3])
+    with pytest.raises(CaptureError, match="cut.mp4"):
+        list(FrameSource(cut))
+    junk = tmp_path / "junk.mp4"
+    junk.write_bytes(b"not a video at all" * 100)
+    with pytest.raises(CaptureError, match="junk.mp4"):
+        list(FrameSource(junk))
+
+
+def test_calibrate_command_draws_the_overlay(video, tmp_path):
+    path, cam = video
+    pts = _points(cam.H, [(0, 0), (1800, 0), (1800, 900), (0, 900), (900, 450)])
+    cfg = {"table_id": "T1", "game": "king-high",
+           "camera": {"source": str(path), "calibration": {"points": [p.model_dump() for p in pts]}}}
+    (tmp_path / "t.yaml").write_text(yaml.safe_dump(cfg))
+    out = tmp_path / "overlay.png"
+    res = CliRunner().invoke(calibrate, ["--table", str(tmp_path / "t.yaml"), "--out", str(out), "--frame", "3"])
+    assert res.exit_code == 0, res.output
+    summary = json.loads(res.output.strip().splitlines()[-1])
+    assert summary["reprojection_error_px"] < 0.5 and out.exists() and out.stat().st_size > 1000
+    res = CliRunner().invoke(calibrate, ["--table", str(tmp_path / "t.yaml"), "--out", str(out), "--frame", "99"])
+    assert res.exit_code != 0 and "no frame 99" in res.output
+    (tmp_path / "bad.yaml").write_text(yaml.safe_dump({**cfg, "game": "roulette"}))
+    res = CliRunner().invoke(calibrate, ["--table", str(tmp_path / "bad.yaml"), "--out", str(out)])
+    assert res.exit_code != 0 and "bad.yaml" in res.output and "game" in res.output

@@ -1,0 +1,81 @@
+from __future__ import annotations
+
+import pytest
+
+from pipelines.vision.observe import CardObs, ZoneObs
+from pipelines.vision.track import ZoneTracker
+
+
+def _cards(*names: str | None, conf: float = 0.9, uncertain: bool = False) -> ZoneObs:
+    return ZoneObs(cards=[CardObs(n, face_up=n is not None, back=None if n else "red", x_mm=100.0 * i,
+                                  confidence=conf, uncertain=uncertain) for i, n in enumerate(names)])
+
+
+def _run(tracker: ZoneTracker, frames: list[dict], occluded: dict[int, set[str]] | None = None):
+    out = []
+    for i, obs in enumerate(frames):
+        out += tracker.update(i, obs, (occluded or {}).get(i, set()))
+    return out
+
+
+def test_new_contents_count_after_stable_frames_dated_to_their_first_frame():
+    t = ZoneTracker(stable_frames=3)
+    changes = _run(t, [{}] * 2 + [{"seat1.ante": ZoneObs(chips=[5, 5])}] * 3)
+    assert len(changes) == 1
+    assert changes[0].frame == 2 and changes[0].after.chip_total == 10 and changes[0].before.empty
+
+
+def test_a_passing_hand_neither_creates_nor_erases():
+    t = ZoneTracker(stable_frames=3)
+    bet = {"seat1.ante": ZoneObs(chips=[25])}
+    hand_over = {"seat1.ante": ZoneObs(chips=[25]), "seat2.ante": ZoneObs(chips=[1])}  # hand misread as chip
+    frames = [bet] * 4 + [{}] * 2 + [hand_over] * 2 + [bet] * 4
+    changes = _run(t, frames)
+    assert [(c.zone, c.after.chip_total) for c in changes] == [("seat1.ante", 25)]
+    assert t.states()["seat1.ante"].chip_total == 25
+
+
+def test_a_partial_loss_needs_longer_than_a_gain_unless_covered():
+    t = ZoneTracker(stable_frames=2, removal_frames=5)
+    full = {"dealer.cards": _cards("Ah", "Kd")}
+    part = {"dealer.cards": _cards("Ah")}
+    assert _run(t, [full] * 2 + [part] * 4 + [full]) and t.states()["dealer.cards"].cards == (
+        ("Ah", True), ("Kd", True))
+    t2 = ZoneTracker(stable_frames=2, removal_frames=5)
+    changes = _run(t2, [full] * 2 + [part] * 12, occluded={i: {"dealer.cards"} for i in range(2, 14)})
+    assert len(changes) == 1  # covered the whole time: the Kd stays
+    t3 = ZoneTracker(stable_frames=2, removal_frames=5)
+    changes = _run(t3, [full] * 2 + [part] * 5)
+    assert changes[-1].after.cards == (("Ah", True),) and changes[-1].frame == 2
+
+
+def test_identity_is_the_majority_of_confident_readings():
+    t = ZoneTracker(stable_frames=3)
+    reads = ["7c", "1c", "7c", "7c", "1c", "7c"]
+    frames = [{"seat1.cards": _cards(r)} for r in reads] + [{"seat1.cards": _cards("9h", conf=0.2)}] * 4
+    changes = _run(t, frames)
+    assert t.states()["seat1.cards"].cards == (("7c", True),)
+    assert all(c.after.cards[0][0] in {"7c", "1c"} for c in changes)
+
+
+def test_a_card_read_as_another_many_times_running_was_swapped():
+    t = ZoneTracker(stable_frames=2, removal_frames=4)
+    _run(t, [{"seat1.cards": _cards("Ah")}] * 10 + [{"seat1.cards": _cards("2s")}] * 4)
+    assert t.states()["seat1.cards"].cards == (("2s", True),)
+
+
+def test_uncertain_observations_propagate():
+    t = ZoneTracker(stable_frames=2)
+    changes = _run(t, [{"seat1.cards": _cards("Ah", uncertain=True)}] * 2)
+    assert changes and changes[0].after.uncertain
+    assert changes[0].after.cards == ((None, True),)  # never read confidently: unknown
+
+
+def test_pending_while_unconfirmed_and_bad_settings_fail():
+    t = ZoneTracker(stable_frames=3)
+    t.update(0, {"seat1.ante": ZoneObs(chips=[5])})
+    assert t.pending
+    with pytest.raises(ValueError, match="stable_frames"):
+        ZoneTracker(stable_frames=0)
+    with pytest.raises(ValueError, match="removal_frames"):
+        ZoneTracker(stable_frames=3, removal_frames=2)
