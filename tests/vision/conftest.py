@@ -9,7 +9,7 @@ import supervision as sv
 
 sys.path.insert(0, str(Path(__file__).parent))  # the helper modules next to the tests
 
-from pipelines.games.cards import DECK  # noqa: E402
+from pipelines.games.cards import DECK
 
 
 def labels_to_detections(labels) -> sv.Detections:

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from heldout import heldout_frames, score
 
 from pipelines.games.layout import layout_for
 from pipelines.sim.camera import Camera
@@ -12,10 +13,8 @@ from pipelines.vision.detect import Detector
 from pipelines.vision.paths import MODELS_DIR
 from pipelines.vision.pipeline import VisionPipeline
 
-from heldout import heldout_frames, score  # noqa: I001  (tests/vision helper)
-
-# The committed weights score about 0.88 (cards) and 0.78 (chips) on these six frames (measured
-# 2025-06 on this machine); the bars sit just under, so a regression in the weights fails here.
+# The committed weights score 0.88 (cards) and 0.78 (chips) on these six frames (measured when the bars
+# were set); the bars sit just under, so a regression in the weights fails here.
 CARD_BAR, CHIP_BAR = 0.84, 0.74
 
 
