@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 
 FLAG_SCHEMA: dict[str, pl.DataType] = {
-    "type": pl.Utf8(), "round_id": pl.Utf8(), "seat": pl.Int64(), "spot": pl.Utf8(), "hand": pl.Int64(),
+    "type": pl.Utf8(), "rid": pl.Int64(), "seat": pl.Int64(), "spot": pl.Utf8(), "hand": pl.Int64(),
     "severity": pl.Utf8(), "amount": pl.Float64(), "expected": pl.Float64(), "observed": pl.Float64(),
     "frame_start": pl.Int64(), "frame_end": pl.Int64(), "concern": pl.Utf8(), "rule": pl.Utf8(),
     "detail": pl.Utf8(), "uncertain": pl.Boolean(),

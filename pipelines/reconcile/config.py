@@ -22,9 +22,9 @@ class ReconcileConfig(BaseModel):
     base_wager: dict[str, dict[str, str]] = Field(
         default={
             "king-high": {"high": "pokerpot", "low": "pokerpot", "suit": "pokerpot", "seven": "pokerpot"},
-            "3-card-monster": {"play": "ante", "royal_family": "ante"},
-            "pick-2-poker": {"play": "ante"},
-            "high-tie": {"side": "main"},
+            "3-card-monster": {"play": "ante", "royal": "ante"},
+            "pick-2-poker": {"play": "ante", "bonus5": "ante"},
+            "high-tie": {"side": "main", "double": "main", "insurance": "main"},
         },
         description="game -> wager spot -> the base spot the same seat must also have wagered",
     )
@@ -43,11 +43,27 @@ class ReconcileConfig(BaseModel):
     at_least: list[str] = Field(default=["high-tie"], description="games whose counts are minimums (hits)")
     board_cards: dict[str, int] = Field(default={"king-high": 5})
     dealer_exposure_checked: list[str] = Field(default=["3-card-monster", "pick-2-poker", "high-tie"])
-    exempt_rises_after: list[str] = Field(
-        default=["double", "split", "play", "play3", "play5", "insurance"],
-        description="decisions after which a seat's wager may legitimately grow",
+    exempt_rises_after: dict[str, list[str]] = Field(
+        default={"double": ["main", "double"], "split": ["main"], "play": ["play"], "play3": ["play"],
+                 "play5": ["play"], "insurance": ["insurance"]},
+        description="decision -> the spots of that seat that may legitimately grow after it",
     )
-
+    per_card_wagers: dict[str, list[str]] = Field(
+        default={"king-high": ["high", "low", "suit", "seven"]},
+        description="game -> spots whose betting closes at their own card's bets_closed (hand = card)",
+    )
+    burns_before_card: dict[str, dict[str, int]] = Field(
+        default={"king-high": {"manual": 2, "mechanical": 0}},
+        description="game -> the table's shuffler setting -> burn cards before each board card",
+    )
+    dealer_face_down: dict[str, list[int]] = Field(
+        default={"high-tie": [2], "3-card-monster": [1, 2, 3], "pick-2-poker": [1, 2, 3, 4, 5]},
+        description="game -> dealer cards (1 = first dealt) the deal procedure deals face down",
+    )
+    partial_deal_on_void: list[str] = Field(
+        default=["king-high", "high-tie"],
+        description="games whose voided rounds may stop mid-deal (only too many cards is then wrong)",
+    )
 
 class SettingsError(ValueError):
     """A table settings file that does not validate."""

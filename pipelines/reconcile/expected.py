@@ -12,9 +12,11 @@ from pipelines.games.registry import game_module
 from pipelines.games.round import Round
 
 from .config import settings_for
+from .frames import SpotCodes
 
 EXPECTED_SCHEMA = {
-    "round_id": pl.Utf8, "seat": pl.Int64, "spot": pl.Utf8, "hand": pl.Int64, "wagered": pl.Float64,
+    "rid": pl.Int64, "seat": pl.Int64, "spot": pl.Utf8, "spot_code": pl.Int64, "hand": pl.Int64,
+    "wagered": pl.Float64,
     "settled_amount": pl.Float64, "exp_outcome": pl.Utf8, "exp_net": pl.Float64, "exp_paid": pl.Float64,
     "exp_order": pl.Int64, "line": pl.Utf8, "rule": pl.Utf8, "limit_violation": pl.Utf8,
     "house_edge": pl.Float64, "var_per_unit": pl.Float64,
@@ -44,13 +46,16 @@ class _WagerStats:
 
 def expected_settlements(
     rounds: Iterable[Round], settings_by_table: dict[str, Any] | None, games: GameLookup = game_module,
-    stats: _WagerStats | None = None,
+    stats: _WagerStats | None = None, spot_codes: SpotCodes | None = None,
 ) -> tuple[pl.DataFrame, dict[str, str]]:
-    """(one row per expected Settlement, {round_id: why it could not be settled})."""
+    """(one row per expected Settlement, {round_id: why it could not be settled}).
+
+    `rid` is the round's position in `rounds` (as in `flatten`); rows are in wager-key order."""
     stats = stats or _WagerStats()
+    codes = spot_codes or SpotCodes()
     rows: dict[str, list] = {k: [] for k in EXPECTED_SCHEMA}
     unsettled: dict[str, str] = {}
-    for r in rounds:
+    for rid, r in enumerate(rounds):
         try:
             mod = games(r.game)
             settings = settings_for(mod, settings_by_table, r.table_id)
@@ -59,9 +64,12 @@ def expected_settlements(
         except Exception as e:  # one unsettleable round (missing cards, bad settings) must not stop a batch
             unsettled[r.round_id] = f"{type(e).__name__}: {e}"
             continue
-        for s in settlements:
+        by_key = {codes.sort_key(s.seat, s.spot, s.hand): s for s in settlements}
+        for key in sorted(by_key):
+            s = by_key[key]
             edge, var = edge_var.get(s.spot, (None, None))
-            for k, v in (("round_id", r.round_id), ("seat", s.seat), ("spot", s.spot), ("hand", s.hand),
+            for k, v in (("rid", rid), ("seat", s.seat), ("spot", s.spot), ("spot_code", key[1]),
+                         ("hand", s.hand),
                          ("wagered", s.wagered), ("settled_amount", s.amount), ("exp_outcome", s.outcome),
                          ("exp_net", s.net), ("exp_paid", s.paid), ("exp_order", s.order), ("line", s.line),
                          ("rule", s.rule), ("limit_violation", s.limit_violation), ("house_edge", edge),

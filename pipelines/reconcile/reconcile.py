@@ -17,8 +17,14 @@ from pipelines.games.round import FrameRange, Round
 from .citations import cite
 from .columns import FLAG_SCHEMA
 from .config import ReconcileConfig, settings_for
-from .deal_checks import card_count_flags, dealer_exposure_flags, deck_back_flags, duplicate_card_flags
-from .event_checks import wager_change_flags
+from .deal_checks import (
+    burn_count_flags,
+    card_count_flags,
+    dealer_exposure_flags,
+    deck_back_flags,
+    duplicate_card_flags,
+)
+from .event_checks import closed_wager_changes, past_posted, wager_change_flags
 from .expected import GameLookup, _WagerStats, expected_settlements
 from .flag import SEVERITIES, Flag, flag_id_for
 from .frames import RoundFrames, flatten
@@ -27,6 +33,7 @@ from .settlement_checks import (
     join_settlements,
     limit_flags,
     order_flags,
+    round_facts,
     settlement_flags,
 )
 
@@ -47,9 +54,10 @@ class Reconciled:
 
 def _deck_facts(rounds: list[Round], settings_by_table: dict[str, Any] | None, games: GameLookup,
                 cfg: ReconcileConfig) -> pl.DataFrame:
-    """Per round: decks in play and whether the table rotates two decks (from its settings)."""
-    facts: dict[tuple[str, str], tuple[int, bool]] = {}
-    ids, decks, rotation = [], [], []
+    """Per round (row = rid): decks in play, whether the table rotates two decks, and burn cards before
+    each board card (King High, by shuffler), from the table's settings."""
+    facts: dict[tuple[str, str], tuple[int, bool, int | None]] = {}
+    decks, rotation, burns = [], [], []
     for r in rounds:
         key = (r.game, r.table_id)
         if key not in facts:
@@ -59,35 +67,40 @@ def _deck_facts(rounds: list[Round], settings_by_table: dict[str, Any] | None, g
                 s = None
             d = getattr(s, "decks", None) or cfg.decks.get(r.game, 1)
             rot = bool(getattr(s, "two_deck_rotation", False) or getattr(s, "second_deck", False))
-            facts[key] = (int(d), rot)
-        ids.append(r.round_id)
+            by_shuffler = cfg.burns_before_card.get(r.game, {})
+            facts[key] = (int(d), rot, by_shuffler.get(str(getattr(s, "shuffler", None))))
         decks.append(facts[key][0])
         rotation.append(facts[key][1])
-    return pl.DataFrame({"round_id": ids, "decks": decks, "rotation": rotation},
-                        schema={"round_id": pl.Utf8, "decks": pl.Int64, "rotation": pl.Boolean})
+        burns.append(facts[key][2])
+    return pl.DataFrame({"decks": decks, "rotation": rotation, "burns": burns},
+                        schema={"decks": pl.Int64, "rotation": pl.Boolean, "burns": pl.Int64})
 
 
 def flag_frames(frames: RoundFrames, expected: pl.DataFrame, unsettled: list[str],
                 cfg: ReconcileConfig) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The vectorised stage: (joined wagers frame, flags frame). No Python loop over rows."""
     rounds = frames.rounds
-    j = join_settlements(expected, frames.observed, frames.wagers, rounds)
+    j = join_settlements(expected, frames.observed, frames.wagers, round_facts(rounds, unsettled))
+    changes = closed_wager_changes(frames.events, rounds, frames.decisions, cfg)
     parts = [
-        settlement_flags(j, unsettled, cfg),
+        settlement_flags(j, cfg, past_posted(changes, frames.spot_codes.codes, cfg)),
         limit_flags(j),
         order_flags(j),
         base_wager_flags(frames.wagers, rounds, cfg),
-        wager_change_flags(frames.events, rounds, frames.decisions, cfg),
+        wager_change_flags(changes, cfg),
         card_count_flags(frames.cards, frames.wagers, rounds, cfg),
         dealer_exposure_flags(frames.events, rounds, cfg),
+        burn_count_flags(frames.cards, rounds),
         duplicate_card_flags(frames.cards, rounds),
         deck_back_flags(frames.cards, rounds),
     ]
     flags = pl.concat([p.select(list(FLAG_SCHEMA)) for p in parts])
     flags = _merge_same_identity(flags)
-    meta = rounds.select("round_id", "table_id", "game", "started_at")
-    j = j.join(meta.select("round_id", "table_id", "started_at"), on="round_id", how="left")
-    return j.select(WAGER_COLUMNS), flags.join(meta, on="round_id", how="left")
+    meta = ["round_id", "table_id", "game", "started_at"]
+    j = j.with_columns(rounds[c].gather(j["rid"]) for c in meta).with_columns(
+        pl.col("exp_outcome", "obs_outcome").cast(pl.Utf8))
+    flags = flags.with_columns(rounds[c].gather(flags["rid"]) for c in meta)
+    return j.select(WAGER_COLUMNS), flags
 
 
 def _merge_same_identity(flags: pl.DataFrame) -> pl.DataFrame:
@@ -95,7 +108,7 @@ def _merge_same_identity(flags: pl.DataFrame) -> pl.DataFrame:
     rank = pl.col("severity").replace_strict({s: i for i, s in enumerate(SEVERITIES)}, return_dtype=pl.Int8)
     return (
         flags.with_columns(_rank=rank)
-        .group_by(["round_id", "type", "seat", "spot", "hand"], maintain_order=True)
+        .group_by(["rid", "type", "seat", "spot", "hand"], maintain_order=True)
         .agg(
             severity=pl.col("severity").sort_by("_rank").last(), amount=pl.col("amount").max(),
             expected=pl.col("expected").first(), observed=pl.col("observed").last(),
@@ -135,8 +148,10 @@ def reconcile_detailed(
     by_id = {r.round_id: r for r in rounds}
     rounds = list(by_id.values())
     frames = flatten(rounds)
-    frames.rounds = frames.rounds.join(_deck_facts(rounds, settings_by_table, games, cfg), on="round_id")
-    expected, unsettled = expected_settlements(rounds, settings_by_table, games, _WagerStats())
+    frames.rounds = pl.concat([frames.rounds, _deck_facts(rounds, settings_by_table, games, cfg)],
+                              how="horizontal")
+    expected, unsettled = expected_settlements(rounds, settings_by_table, games, _WagerStats(),
+                                               frames.spot_codes)
     wagers, flags_df = flag_frames(frames, expected, list(unsettled), cfg)
     flags_df = flags_df.sort(["started_at", "round_id", "type", "seat", "spot", "hand"], nulls_last=True)
     return Reconciled(wagers=wagers, flags=to_flags(flags_df), flag_frame=flags_df, unsettled=unsettled)

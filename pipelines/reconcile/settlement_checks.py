@@ -7,28 +7,59 @@ import polars as pl
 
 from .columns import empty_flags, flag_frame, severity_by_amount
 from .config import ReconcileConfig
+from .frames import key_column
 
-KEY = ["round_id", "seat", "spot", "hand"]
+OUTCOMES = pl.Enum(["win", "lose", "push", "returned"])
+EXP_COLUMNS = ["k", "wagered", "settled_amount", "exp_outcome", "exp_net", "exp_paid", "exp_order", "line",
+               "rule", "limit_violation", "house_edge", "var_per_unit"]
+OBS_COLUMNS = ["k", "obs_outcome", "obs_paid", "obs_seq", "o_frame_start", "o_frame_end", "o_uncertain"]
+ID_COLUMNS = ["k", "rid", "seat", "spot", "hand"]
+ROUND_FACTS = ["complete", "voided", "unsettled"]
 
 
-def join_settlements(
-    expected: pl.DataFrame, observed: pl.DataFrame, wagers: pl.DataFrame, rounds: pl.DataFrame
-) -> pl.DataFrame:
-    """One row per wager: expected (from the games core) beside observed (what the dealer did)."""
-    observed = observed.unique(subset=KEY, keep="last", maintain_order=True)
-    wagers = wagers.unique(subset=KEY, keep="last", maintain_order=True)
-    expected = expected.unique(subset=KEY, keep="last", maintain_order=True)
-    # Every wager seen, expected or settled: a row each, so none is lost from the wagers table.
-    keys = pl.concat([wagers.select(KEY), expected.select(KEY), observed.select(KEY)]).unique(
-        maintain_order=True)
-    j = keys.join(wagers, on=KEY, how="left").join(expected, on=KEY, how="left")
-    j = j.join(observed, on=KEY, how="left")
-    j = j.join(rounds.select("round_id", "game", "status", "voided"), on="round_id", how="left")
+def keyed(df: pl.DataFrame) -> pl.DataFrame:
+    """`df` with its wager key `k`, sorted by it and with one row per key (the last copy wins).
+
+    Frames from `flatten`/`expected_settlements` are already in key order without repeats, so this is
+    two O(n) checks; anything else is sorted here."""
+    df = df.with_columns(key_column())
+    if not df["k"].is_sorted():
+        df = df.sort("k", maintain_order=True)
+    df = df.with_columns(pl.col("k").set_sorted())
+    if df.height > 1 and (df["k"].diff() == 0).any():
+        df = df.filter(pl.col("k") != pl.col("k").shift(-1).fill_null(-1))
+    return df
+
+
+def round_facts(rounds: pl.DataFrame, unsettled: list[str] | None = None) -> pl.DataFrame:
+    """Per round (row = rid): settled by the dealer (complete), voided, could not be settled by games/."""
+    return rounds.select(
+        complete=pl.col("status").is_in(["complete", "voided"]),
+        voided=pl.col("voided").fill_null(False),
+        unsettled=pl.col("round_id").is_in(unsettled or []),
+    )
+
+
+def join_settlements(expected: pl.DataFrame, observed: pl.DataFrame, wagers: pl.DataFrame,
+                     facts: pl.DataFrame) -> pl.DataFrame:
+    """One row per wager, in key order: expected (from the games core) beside observed (the dealer).
+
+    `facts` is `round_facts(rounds)`: row i describes round rid i. The joins are merges on the sorted
+    integer key; a settlement with no wager behind it (expected or observed) still gets its row."""
+    w, e, o = keyed(wagers), keyed(expected), keyed(observed)
+    j = w.join(e.select(EXP_COLUMNS), on="k", how="left").join(o.select(OBS_COLUMNS), on="k", how="left")
+    if j["exp_outcome"].count() < e.height or j["obs_outcome"].count() < o.height:
+        j = _with_strays(j, w, e, o)
+    j = j.with_columns(facts[c].gather(j["rid"]) for c in ROUND_FACTS)
     amount = pl.coalesce("settled_amount", "amount", "wagered").fill_null(0.0)
+    outcome = pl.col("obs_outcome").cast(OUTCOMES)
     obs_net = (
-        pl.when(pl.col("obs_outcome") == "win").then(pl.col("obs_paid"))
-        .when(pl.col("obs_outcome") == "lose").then(-amount)
-        .when(pl.col("obs_outcome").is_in(["push", "returned"])).then(0.0)
+        pl.when(outcome == "win").then(pl.col("obs_paid"))
+        # A collected loser loses what the rules take (a surrender takes half): the camera sees only
+        # that it was collected.
+        .when(outcome == "lose").then(
+            pl.when(pl.col("exp_outcome").cast(OUTCOMES) == "lose").then(pl.col("exp_net")).otherwise(-amount))
+        .when(outcome.is_in(["push", "returned"])).then(0.0)
         .otherwise(None)
     )
     return j.with_columns(
@@ -40,28 +71,45 @@ def join_settlements(
     ).with_columns(diff=(pl.col("obs_net") - pl.col("exp_net")))
 
 
-def settlement_flags(j: pl.DataFrame, unsettled_rounds: list[str], cfg: ReconcileConfig) -> pl.DataFrame:
-    """Payout errors and missed collections (void_handling instead when the round was voided)."""
+def _with_strays(j: pl.DataFrame, w: pl.DataFrame, e: pl.DataFrame, o: pl.DataFrame) -> pl.DataFrame:
+    """Add rows for settlements (expected or observed) of wagers the wagers frame does not hold."""
+    ids = pl.concat([e.select(ID_COLUMNS), o.select(ID_COLUMNS)]).join(w.select("k"), on="k", how="anti")
+    ids = ids.unique("k", keep="first").sort("k")
+    strays = ids.join(e.select(EXP_COLUMNS), on="k", how="left").join(o.select(OBS_COLUMNS), on="k",
+                                                                      how="left")
+    return pl.concat([j, strays], how="diagonal_relaxed").sort("k")
+
+
+def settlement_flags(j: pl.DataFrame, cfg: ReconcileConfig, posted: pl.DataFrame | None = None
+                     ) -> pl.DataFrame:
+    """Payout errors and missed collections (void_handling instead when the round was voided).
+
+    `posted` (k, posted_to): wagers past-posted to a larger stack. A winner paid right for the stack it
+    was past-posted to is the past-post's money, not a second (payout) error."""
     tol = cfg.tolerance
-    j = j.filter(~pl.col("round_id").is_in(unsettled_rounds))
     has_exp, has_obs = pl.col("exp_outcome").is_not_null(), pl.col("obs_outcome").is_not_null()
-    complete = pl.col("status").is_in(["complete", "voided"])
-    exp_lose = pl.col("exp_outcome") == "lose"
-    missed = exp_lose & ((~has_obs & complete) | pl.col("obs_outcome").is_in(["push", "returned"]))
+    exp_outcome, obs_outcome = pl.col("exp_outcome").cast(OUTCOMES), pl.col("obs_outcome").cast(OUTCOMES)
+    exp_lose = exp_outcome == "lose"
+    missed = exp_lose & ((~has_obs & pl.col("complete")) | obs_outcome.is_in(["push", "returned"]))
     wrong_amount = has_exp & has_obs & (pl.col("diff").abs() > tol) & ~missed
-    unpaid_winner = has_exp & ~has_obs & complete & (pl.col("exp_outcome") == "win")
+    unpaid_winner = has_exp & ~has_obs & pl.col("complete") & (exp_outcome == "win")
     paid_stranger = ~has_exp & has_obs & (pl.col("obs_net").abs() > tol)
-    payout = wrong_amount | unpaid_winner | paid_stranger
+    live = ~pl.col("unsettled")
     observed_net = pl.when(has_obs).then(pl.col("obs_net")).otherwise(0.0)
     expected_net = pl.col("exp_net").fill_null(0.0)
     delta = observed_net - expected_net
-    voided = pl.col("voided").fill_null(False)
+    voided = pl.col("voided")
 
-    pay = j.filter(payout)
+    pay = j.filter(live & (wrong_amount | unpaid_winner | paid_stranger))
+    if posted is not None and not posted.is_empty() and not pay.is_empty():
+        paid_for_stack = (exp_outcome == "win") & (
+            (pl.col("obs_net") - pl.col("exp_net") * pl.col("posted_to") / pl.col("stake")).abs() <= tol)
+        pay = pay.join(posted.select("k", "posted_to"), on="k", how="left").filter(
+            ~paid_for_stack.fill_null(False))
     pay = flag_frame(
         pay,
         type=pl.when(voided).then(pl.lit("void_handling")).otherwise(pl.lit("payout_error")),
-        round_id=pl.col("round_id"), seat=pl.col("seat"), spot=pl.col("spot"), hand=pl.col("hand"),
+        rid=pl.col("rid"), seat=pl.col("seat"), spot=pl.col("spot"), hand=pl.col("hand"),
         severity=severity_by_amount(delta.abs(), cfg.payout_severity),
         amount=delta.abs(), expected=expected_net, observed=observed_net,
         frame_start=pl.col("frame_start"), frame_end=pl.col("frame_end"),
@@ -71,23 +119,22 @@ def settlement_flags(j: pl.DataFrame, unsettled_rounds: list[str], cfg: Reconcil
             "{} {} on {} ({}): expected {} net {}, observed {} net {}",
             pl.when(delta > 0).then(pl.lit("overpaid")).otherwise(pl.lit("underpaid")),
             delta.abs().round(2), pl.col("spot"), pl.col("line").fill_null("no such wager"),
-            pl.col("exp_outcome").fill_null("nothing"), expected_net.round(2),
-            pl.col("obs_outcome").fill_null("not settled"), observed_net.round(2),
+            pl.col("exp_outcome").cast(pl.Utf8).fill_null("nothing"), expected_net.round(2),
+            pl.col("obs_outcome").cast(pl.Utf8).fill_null("not settled"), observed_net.round(2),
         ),
         uncertain=pl.col("uncertain"),
     )
-    miss = j.filter(missed)
     miss = flag_frame(
-        miss,
+        j.filter(live & missed),
         type=pl.when(voided).then(pl.lit("void_handling")).otherwise(pl.lit("missed_collection")),
-        round_id=pl.col("round_id"), seat=pl.col("seat"), spot=pl.col("spot"), hand=pl.col("hand"),
+        rid=pl.col("rid"), seat=pl.col("seat"), spot=pl.col("spot"), hand=pl.col("hand"),
         severity=pl.when(pl.col("stake") >= 100).then(pl.lit("high")).otherwise(pl.lit("medium")),
         amount=pl.col("stake"), expected=-pl.col("stake"), observed=pl.lit(0.0),
         frame_start=pl.col("frame_start"), frame_end=pl.col("frame_end"),
         concern=pl.when(voided).then(pl.lit("void")).otherwise(pl.lit("collection")),
         detail=pl.format(
             "losing {} wager of {} ({}) was {}", pl.col("spot"), pl.col("stake").round(2),
-            pl.col("line").fill_null(""), pl.col("obs_outcome").fill_null("left on the layout"),
+            pl.col("line").fill_null(""), pl.col("obs_outcome").cast(pl.Utf8).fill_null("left on the layout"),
         ),
         uncertain=pl.col("uncertain"),
     )
@@ -98,7 +145,7 @@ def limit_flags(j: pl.DataFrame) -> pl.DataFrame:
     """RULES.md: a wager outside the table limits is settled by the limit rule and flagged low."""
     v = j.filter(pl.col("limit_violation").is_not_null())
     return flag_frame(
-        v, type="procedure", round_id=pl.col("round_id"), seat=pl.col("seat"), spot=pl.col("spot"),
+        v, type="procedure", rid=pl.col("rid"), seat=pl.col("seat"), spot=pl.col("spot"),
         hand=pl.col("hand"), severity="low", amount=pl.col("wagered"), expected=pl.col("settled_amount"),
         observed=pl.col("wagered"), frame_start=pl.col("w_frame_start"), frame_end=pl.col("w_frame_end"),
         concern="limits",
@@ -109,24 +156,34 @@ def limit_flags(j: pl.DataFrame) -> pl.DataFrame:
 
 
 def order_flags(j: pl.DataFrame) -> pl.DataFrame:
-    """A wager settled after one the manual puts later: the running maximum of the expected position,
-    taken in the order the dealer actually settled, exceeds this wager's expected position."""
-    s = j.filter(pl.col("exp_order").is_not_null() & pl.col("obs_seq").is_not_null())
-    # Only rounds whose settlements were seen in a definite order (distinct, not all defaulted to 0).
-    s = s.filter(
-        (pl.col("obs_seq").n_unique().over("round_id") == pl.len().over("round_id"))
-        & (pl.len().over("round_id") > 1)
-    ).sort(["round_id", "obs_seq"])
-    s = s.with_columns(
-        before_max=pl.col("exp_order").cum_max().shift(1).over("round_id"),
-    ).filter(pl.col("before_max") > pl.col("exp_order"))
+    """Wagers the dealer settled too early: settled before another wager of the same round that the
+    manual puts ahead of it. Taken in the order the dealer settled, a wager is early when the smallest
+    expected position among the wagers settled after it is below its own (a suffix minimum, computed
+    for all rounds at once as one reverse cumulative maximum over a round-major integer)."""
+    s = j.filter(pl.col("exp_order").is_not_null() & pl.col("obs_seq").is_not_null()).select(
+        "k", "rid", "exp_order", "obs_seq")
+    if s.height < 2:
+        return empty_flags()
+    big = 1 << 20
+    s = s.sort(pl.col("rid") * big + pl.col("obs_seq"))
+    same_round_next = pl.col("rid").shift(-1) == pl.col("rid")
+    # Rounds whose settlements were not seen in a definite order (a repeated seq) are not judged.
+    unordered = s.filter(same_round_next & (pl.col("obs_seq").shift(-1) == pl.col("obs_seq")))["rid"]
+    top = s["rid"].max()
+    # (top - rid) falls from round to round, so the running maximum never reaches back into a later round.
+    v = (top - pl.col("rid")) * big + (big - 1 - pl.col("exp_order").clip(0, big - 1))
+    later_min = big - 1 - (v.cum_max(reverse=True).shift(-1) % big)
+    early = s.filter(same_round_next & (later_min < pl.col("exp_order")) & ~pl.col("rid").is_in(unordered.to_list()))
+    if early.is_empty():
+        return empty_flags()
+    e = j.filter(pl.col("k").is_in(early["k"].to_list()))
     return flag_frame(
-        s, type="procedure", round_id=pl.col("round_id"), seat=pl.col("seat"), spot=pl.col("spot"),
+        e, type="procedure", rid=pl.col("rid"), seat=pl.col("seat"), spot=pl.col("spot"),
         hand=pl.col("hand"), severity="low", amount=pl.col("stake"),
         expected=pl.col("exp_order"), observed=pl.col("obs_seq"),
         frame_start=pl.col("frame_start"), frame_end=pl.col("frame_end"), concern="order",
-        detail=pl.format("{} settled out of the manual's order (expected position {}, a later one "
-                         "was settled first)", pl.col("spot"), pl.col("exp_order")),
+        detail=pl.format("{} settled out of the manual's order: settled before a wager the manual puts "
+                         "ahead of it (its position {})", pl.col("spot"), pl.col("exp_order")),
         uncertain=pl.col("uncertain"),
     )
 
@@ -139,12 +196,13 @@ def base_wager_flags(wagers: pl.DataFrame, rounds: pl.DataFrame, cfg: ReconcileC
     )
     if req.is_empty() or wagers.is_empty():
         return empty_flags()
-    w = wagers.filter(pl.col("amount") > 0).join(rounds.select("round_id", "game"), on="round_id")
+    w = wagers.filter(pl.col("amount") > 0)
+    w = w.with_columns(game=rounds["game"].gather(w["rid"]))
     needs = w.join(req, on=["game", "spot"], how="inner")
-    bases = w.select("round_id", "seat", pl.col("spot").alias("base_spot")).unique()
-    missing = needs.join(bases, on=["round_id", "seat", "base_spot"], how="anti")
+    bases = w.select("rid", "seat", pl.col("spot").alias("base_spot")).unique()
+    missing = needs.join(bases, on=["rid", "seat", "base_spot"], how="anti")
     return flag_frame(
-        missing, type="procedure", round_id=pl.col("round_id"), seat=pl.col("seat"), spot=pl.col("spot"),
+        missing, type="procedure", rid=pl.col("rid"), seat=pl.col("seat"), spot=pl.col("spot"),
         hand=pl.col("hand"), severity="medium", amount=pl.col("amount"), observed=pl.col("amount"),
         frame_start=pl.col("w_frame_start"), frame_end=pl.col("w_frame_end"), concern="base_wager",
         detail=pl.format("{} wager of {} without the required {} wager", pl.col("spot"), pl.col("amount"),
