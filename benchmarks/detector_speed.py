@@ -1,0 +1,174 @@
+"""Detector speed per CPU core, the cost/benefit of motion gating, and how well chip stacks find their zones.
+
+1. ONNX Runtime with intra_op_num_threads=1 (one core) at the deployed input size: detector alone, and
+   detector + card classifier (the full `Detector.detect`), in frames/s on simulated 1280x720 frames.
+2. PyTorch (ultralytics, if importable) on the same frames with torch.set_num_threads(1), for comparison.
+3. Motion gating on a simulated scripted session: frames analysed and end-to-end frames/s of
+   `VisionPipeline` with and without the gate, and whether both report the same zone changes.
+4. Chip stacks -> zones on exact simulated chip positions (renderer's `chip_positions`, 1.5 mm noise):
+   the share of chips whose stack lands in the zone it was placed in, per layout.
+5. Whether OpenVINO is importable / offered by the package index (nothing is installed).
+
+    python benchmarks/detector_speed.py [--frames 20] [--session-frames 150] [--stack-trials 500] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import platform
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+from pipelines.games.layout import layout_for
+from pipelines.sim.camera import Camera
+from pipelines.sim.random_scenes import random_scene
+from pipelines.sim.render import chip_positions, render
+from pipelines.sim.scene import DENOMINATIONS, ChipStack
+from pipelines.sim.session import script_session
+from pipelines.vision.capture import Frame
+from pipelines.vision.detect import Detector, _to_tensor, letterbox
+from pipelines.vision.paths import MODELS_DIR
+from pipelines.vision.pipeline import VisionPipeline
+from pipelines.vision.zones import ZoneMapper
+
+GAMES = ("king-high", "high-tie", "3-card-monster", "pick-2-poker")
+
+
+def _frames(n: int, seed: int = 4242) -> list[np.ndarray]:
+    out = []
+    for k in range(n):
+        layout = layout_for(GAMES[k % 4])
+        rng = np.random.default_rng([seed, k])
+        out.append(render(layout, random_scene(layout, rng), Camera.overhead(layout, rng), rng)[0])
+    return out
+
+
+def _rate(fn, frames: list[np.ndarray]) -> float:
+    fn(frames[0])  # warm-up
+    t = time.perf_counter()
+    for f in frames:
+        fn(f)
+    return len(frames) / (time.perf_counter() - t)
+
+
+def onnx_speed(frames: list[np.ndarray]) -> dict:
+    det = Detector()
+    size = det.config.imgsz
+
+    def detector_only(f: np.ndarray) -> None:
+        img, _, _ = letterbox(f, size)
+        det._det.run(None, {det._det_input: _to_tensor([img])})
+
+    return {"imgsz": size, "detector_fps": round(_rate(detector_only, frames), 2),
+            "detector_classifier_fps": round(_rate(det.detect, frames), 2)}
+
+
+def torch_speed(frames: list[np.ndarray], imgsz: int) -> dict:
+    if importlib.util.find_spec("ultralytics") is None:
+        return {"available": False}
+    import torch
+    from ultralytics import YOLO
+
+    torch.set_num_threads(1)
+    model = YOLO(str(MODELS_DIR / "detector.pt"))
+    fps = _rate(lambda f: model.predict(f, imgsz=imgsz, device="cpu", verbose=False), frames)
+    # ultralytics letterboxes to the smallest stride-multiple rectangle (640x384 for 16:9), the ONNX export
+    # to a 640x640 square: part of the difference is input area, not the runtime.
+    return {"available": True, "detector_fps": round(fps, 2), "torch": torch.__version__,
+            "note": "ultralytics predicts on a rectangular letterbox; ONNX on the exported square"}
+
+
+def gating(n_frames: int) -> dict:
+    layout = layout_for("king-high")
+    rounds, _ = script_session("king-high", 2, seed=777)
+    scenes = [s for r in rounds for s in r.scenes][:n_frames]
+    rng = np.random.default_rng(777)
+    cam = Camera.overhead(layout, rng)
+    images = [render(layout, s, cam, rng)[0] for s in scenes]
+    detector = Detector()
+    out = {}
+    for gated in (False, True):
+        pipe = VisionPipeline((layout, cam.H), detector, motion_gating=gated)
+        changes = [(c.zone, c.frame, c.after) for _, _, ch in
+                   pipe.run(Frame(i, i / 10, im) for i, im in enumerate(images)) for c in ch]
+        c = pipe.counters
+        out["gated" if gated else "ungated"] = {
+            "frames": c.frames_read, "analysed": c.frames_analysed, "fps": round(c.fps, 2),
+            "zone_changes": len(changes)}
+        out["_changes_" + str(gated)] = set(changes)
+    same = out.pop("_changes_True") == out.pop("_changes_False")
+    out["same_changes"] = same
+    out["speedup"] = round(out["gated"]["fps"] / max(out["ungated"]["fps"], 1e-9), 2)
+    return out
+
+
+def stack_accuracy(trials: int) -> dict:
+    res = {}
+    for game in GAMES:
+        layout = layout_for(game)
+        rng = np.random.default_rng([GAMES.index(game), 1])
+        mapper = ZoneMapper(layout, Camera.overhead(layout, rng).H)
+        zones = [z for z in layout.zones if z.kind in ("bet", "paid", "tray")]
+        right = total = 0
+        for _ in range(trials):
+            pts, truth = [], []
+            for j in rng.choice(len(zones), int(rng.integers(1, 6)), replace=False):
+                stack = ChipStack([int(d) for d in rng.choice(DENOMINATIONS, int(rng.integers(1, 13)))],
+                                  *zones[j].centre)
+                pts += chip_positions(stack)
+                truth += [zones[j].name] * len(stack.chips)
+            got = {}
+            for st in mapper.group_stacks(np.array(pts) + rng.normal(0, 1.5, (len(pts), 2))):
+                got.update({i: st.zone for i in st.members})
+            right += sum(got.get(i) == t for i, t in enumerate(truth))
+            total += len(truth)
+        res[game] = round(right / total, 4)
+    return res
+
+
+def openvino() -> dict:
+    importable = importlib.util.find_spec("openvino") is not None
+    try:
+        p = subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--no-deps", "openvino"],
+                           capture_output=True, text=True, timeout=120)
+        line = next((ln for ln in p.stdout.splitlines() if ln.startswith("Would install")), None)
+        offered = line or (p.stderr.strip().splitlines() or ["unknown"])[-1][:200]
+    except (subprocess.TimeoutExpired, OSError) as e:
+        offered = f"pip failed: {e}"
+    return {"importable": importable, "pip_dry_run": offered}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--frames", type=int, default=20)
+    ap.add_argument("--session-frames", type=int, default=150)
+    ap.add_argument("--stack-trials", type=int, default=500)
+    ap.add_argument("--no-torch", action="store_true")
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args()
+    frames = _frames(a.frames)
+    result = {"machine": platform.processor() or platform.machine(), "frame_size": [1280, 720]}
+    result["onnx_1_thread"] = onnx_speed(frames)
+    print(f"ONNX Runtime, 1 thread, imgsz {result['onnx_1_thread']['imgsz']}: detector "
+          f"{result['onnx_1_thread']['detector_fps']} fps, detector+classifier "
+          f"{result['onnx_1_thread']['detector_classifier_fps']} fps")
+    if not a.no_torch:
+        result["torch_1_thread"] = torch_speed(frames, result["onnx_1_thread"]["imgsz"])
+        print(f"PyTorch (ultralytics), 1 thread: {result['torch_1_thread']}")
+    result["motion_gating"] = gating(a.session_frames)
+    print(f"motion gating on a scripted King High session: {result['motion_gating']}")
+    result["stack_to_zone_accuracy"] = stack_accuracy(a.stack_trials)
+    print(f"chip stacks in the right zone: {result['stack_to_zone_accuracy']}")
+    result["openvino"] = openvino()
+    print(f"OpenVINO: {result['openvino']}")
+    if a.json:
+        print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
