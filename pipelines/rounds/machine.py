@@ -1,0 +1,376 @@
+"""The state machine every game shares: confirmed zone changes in frame order -> rounds and table events.
+
+A round opens with the first stack or card on an empty table and closes when every card area and
+every betting spot is empty again (the dealer cleared the layout). While it is open the machine only
+records what each zone held (`timeline`); when it closes, the game machine reads that record:
+
+- bets close at the first card of the round (King High: of each action round);
+- a wager is what stood in its spot when bets closed (a Play, Double or split wager: when placed);
+  later rises and falls are `wager_changed` events (past-posting, pinching);
+- settlement per wager, in the order seen: a payout beside it is a win (the amount paid), the stack
+  taken while cards are still out is a loss (or a return, where the game says the wager is returned),
+  a stack left until the table is cleared is a push;
+- decisions come from the cards and the action spots (per game).
+
+Anything that does not add up makes the round `incomplete` with a note, never a confident wrong answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from pipelines.games.registry import game_module
+from pipelines.games.round import (
+    DealtCard,
+    Decision,
+    FrameRange,
+    ObservedSettlement,
+    Round,
+    TableEvent,
+    Wager,
+    round_id_for,
+)
+from pipelines.vision.observe import ZoneChange, ZoneState
+
+from .timeline import CardZone, ChipInstance, ChipZone, Slot
+from .zone_names import ZoneRef, parse_zone
+
+PAYOUT_LAG_S = 0.8  # a payout is first seen this long after it was placed (under the dealer's hand)
+SAME_TIME_S = 0.45  # settlements closer than this are in no visible order
+DEFAULT_SESSION_START = datetime(2025, 1, 6, 20, 0, 0, tzinfo=UTC)  # the simulator's session start
+
+
+@dataclass
+class LiveRound:
+    """Everything seen in the round being played."""
+
+    start: int
+    cards: dict[str, CardZone] = field(default_factory=dict)
+    chips: dict[str, ChipZone] = field(default_factory=dict)
+    states: dict[str, ZoneState] = field(default_factory=dict)
+    last: int = 0
+    cleared: int | None = None  # first frame with no card left on the layout
+    notes: list[str] = field(default_factory=list)
+    first_is_card: bool = False
+
+    @property
+    def slots(self) -> list[Slot]:
+        return sorted((s for z in self.cards.values() for s in z.slots), key=lambda s: s.seq)
+
+    def note(self, text: str) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
+
+
+@dataclass
+class WagerSeen:
+    """One wager as reconstructed: its stack, where it is paid, and what happened to it."""
+
+    wager: Wager
+    inst: ChipInstance
+    lock: int  # the frame its amount was locked
+    paid_zone: str
+    outcome: str | None = None
+    paid: float = 0.0
+    settled_at: int | None = None
+    settle_end: int | None = None
+    uncertain: bool = False
+
+    @property
+    def key(self) -> tuple[int, str, int]:
+        return (self.wager.seat, self.wager.spot, self.wager.hand)
+
+
+class RoundMachine:
+    """Base of the per-game machines. Feed it the tracker's changes; it returns finished rounds."""
+
+    game: str = ""
+    round_spots: tuple[str, ...] = ()  # spots wagered before the deal; others are placed during play
+
+    def __init__(self, table_id: str, settings: Any | None = None, *, fps: float = 10.0,
+                 session_start: datetime | None = None, dealer_id: str | None = None) -> None:
+        if fps <= 0:
+            raise ValueError(f"fps must be positive, got {fps}")
+        self.table_id = table_id
+        self.module = game_module(self.game)
+        self.settings = settings if settings is not None else self.module.Settings()
+        self.fps = float(fps)
+        self.session_start = session_start or DEFAULT_SESSION_START
+        self.dealer_id = dealer_id
+        self.live: LiveRound | None = None
+        self.states: dict[str, ZoneState] = {}
+        self.rounds_done = 0
+
+    # ------------------------------------------------------------------------------- feeding
+
+    def feed(self, changes: Iterable[ZoneChange]) -> list[Round]:
+        """Apply one batch of confirmed changes (one tracker update); returns rounds that ended."""
+        out: list[Round] = []
+        for ch in sorted(changes, key=lambda c: (c.frame, c.zone)):
+            self.states[ch.zone] = ch.after
+            if self.live is None:
+                if ch.after.empty:
+                    continue
+                self.live = LiveRound(start=ch.frame, last=ch.frame)
+                self.live.first_is_card = bool(ch.after.cards)
+            self._apply(self.live, ch)
+        if self.live is not None and self._table_empty():
+            out.append(self._close(self.live))
+            self.live = None
+        return out
+
+    def finish(self) -> list[Round]:
+        """The video ended: close the open round (incomplete unless the table was cleared)."""
+        if self.live is None:
+            return []
+        live, self.live = self.live, None
+        if not self._table_empty():
+            live.note("the video ended before the table was cleared")
+        return [self._close(live)]
+
+    def _table_empty(self) -> bool:
+        return all(s.empty for s in self.states.values())
+
+    def _apply(self, live: LiveRound, ch: ZoneChange) -> None:
+        ref = parse_zone(ch.zone)
+        live.last = max(live.last, ch.frame)
+        live.states[ch.zone] = ch.after
+        if ch.after.uncertain:
+            live.note(f"uncertain observation in {ch.zone} at frame {ch.frame}")
+        if ref.area in ("bet", "paid"):
+            live.chips.setdefault(ch.zone, ChipZone(ch.zone)).update(ch.frame, ch.after.chip_total,
+                                                                     ch.after.uncertain)
+        if ref.area in ("cards", "dealer", "board") and ref.sub not in ("tray", "shoe"):
+            state = self.card_state(ref, ch.after)
+            zone = live.cards.setdefault(ch.zone, CardZone(ch.zone))
+            zone.update(ch.frame, state, next_seq=sum(len(z.slots) for z in live.cards.values()))
+            if any(z.visible for z in live.cards.values()):
+                live.cleared = None
+            elif live.slots and live.cleared is None:
+                live.cleared = ch.frame
+
+    # ------------------------------------------------------------------------------- game hooks
+
+    def card_state(self, ref: ZoneRef, state: ZoneState) -> ZoneState:
+        """The part of a card area's contents that counts as dealt there (King High drops moved cards)."""
+        return state
+
+    def card_zones_for_deal(self) -> bool:
+        return True
+
+    def owner_of(self, slot: Slot) -> str | None:
+        """Owner per the round.py convention; None to leave a card out (a nested area's copy)."""
+        ref = parse_zone(slot.zone)
+        if ref.area == "cards":
+            return f"seat:{ref.seat}" if ref.sub is None else None
+        if ref.area == "dealer":
+            return "discard" if ref.sub == "discard" else "dealer"
+        return None
+
+    def spot_of(self, ref: ZoneRef) -> tuple[str, str | None]:
+        """(wager spot, choice) of a betting zone."""
+        return ref.spot or "", None
+
+    def closing_frames(self, live: LiveRound, cards: list[DealtCard]) -> list[int]:
+        """Frames at which betting closed (one per betting round)."""
+        return [cards[0].frame] if cards and cards[0].frame is not None else []
+
+    def hand_of(self, ref: ZoneRef, inst: ChipInstance, closes: list[int], live: LiveRound) -> int:
+        return 0
+
+    def settle_deadline(self, ws: WagerSeen, live: LiveRound, closes: list[int]) -> int | None:
+        """A stack taken before this frame was collected; later it went back with the clearing."""
+        return live.cleared
+
+    def decisions(self, live: LiveRound, rnd: Round, seen: list[WagerSeen]) -> list[Decision]:
+        return []
+
+    def interpret(self, live: LiveRound, rnd: Round, seen: list[WagerSeen]) -> None:
+        """Before settlement is read: voids, checks that make the round incomplete."""
+
+    def removed_outcome(self, ws: WagerSeen, expected: dict[tuple[int, str, int], str], rnd: Round) -> str:
+        """A stack taken while play was on: lost, or returned where the game returns it."""
+        if rnd.status == "voided" or expected.get(ws.key) == "returned":
+            return "returned"
+        return "lose"
+
+    # ------------------------------------------------------------------------------- building
+
+    def time_of(self, frame: int) -> str:
+        return (self.session_start + timedelta(seconds=frame / self.fps)).isoformat()
+
+    merge_gap: float = float("inf")  # one stack per spot per round, unless a game re-bets a spot
+
+    def _close(self, live: LiveRound) -> Round:
+        for z in live.chips.values():
+            z.merge_gaps(self.merge_gap)
+            z.settle_noise()
+        started_at = self.time_of(live.start)
+        rnd = Round(game=self.game, table_id=self.table_id, round_id=round_id_for(self.table_id, started_at),
+                    started_at=started_at, ended_at=self.time_of(live.last + 1), dealer_id=self.dealer_id,
+                    frames=FrameRange(start=live.start, end=live.last))
+        if live.first_is_card:
+            live.note("the round was already dealt when observation began")
+        rnd.cards = self._cards(live)
+        closes = self.closing_frames(live, rnd.cards)
+        seen = self._wagers(live, closes)
+        rnd.wagers = [ws.wager for ws in seen]
+        rnd.decisions = self.decisions(live, rnd, seen)
+        self.interpret(live, rnd, seen)
+        self._settle(live, rnd, seen, closes)
+        rnd.events = self._events(live, rnd, seen, closes)
+        if live.notes:
+            rnd.notes = list(live.notes)
+            if rnd.status == "complete" and any(not n.startswith("inferred") for n in live.notes):
+                rnd.status = "incomplete"
+        self.rounds_done += 1
+        return Round.model_validate(rnd.model_dump())  # validated before anyone publishes it
+
+    def _cards(self, live: LiveRound) -> list[DealtCard]:
+        out = []
+        for slot in live.slots:
+            owner = self.owner_of(slot)
+            if owner is None:
+                continue
+            out.append(DealtCard(seq=len(out), owner=owner, card=slot.card, face_up=slot.face_up,
+                                 frame=slot.frame, uncertain=slot.uncertain))
+        return out
+
+    def _wagers(self, live: LiveRound, closes: list[int]) -> list[WagerSeen]:
+        seen: list[WagerSeen] = []
+        for name, zone in sorted(live.chips.items()):
+            ref = parse_zone(name)
+            if ref.area != "bet" or ref.seat is None:
+                continue
+            spot, choice = self.spot_of(ref)
+            for inst in zone.instances:
+                if live.cleared is not None and inst.start >= live.cleared:
+                    live.note(f"chips appeared in {name} at frame {inst.start} after the cards were cleared")
+                    continue
+                lock = next((c for c in closes if c >= inst.start), inst.start)
+                if spot not in self.round_spots:
+                    lock = inst.start  # placed as a decision: locked when placed
+                amount = inst.value_at(lock)
+                hand = self.hand_of(ref, inst, closes, live)
+                w = Wager(seat=ref.seat, spot=spot, amount=round(amount, 2), hand=hand, choice=choice,
+                          frames=FrameRange(start=inst.start, end=inst.end if inst.end is not None else live.last),
+                          uncertain=inst.uncertain)
+                seen.append(WagerSeen(w, inst, lock, f"seat{ref.seat}.{ref.spot}.paid", uncertain=inst.uncertain))
+        keys = [ws.key for ws in seen]
+        for k in {k for k in keys if keys.count(k) > 1}:
+            live.note(f"seat {k[0]} {k[1]} (hand {k[2]}): more than one stack in one round")
+        return seen
+
+    def _settle(self, live: LiveRound, rnd: Round, seen: list[WagerSeen], closes: list[int]) -> None:
+        used: set[int] = set()
+        for ws in seen:
+            deadline = self.settle_deadline(ws, live, closes)
+            paid_zone = live.chips.get(ws.paid_zone)
+            end = ws.inst.end if ws.inst.end is not None else live.last + 1
+            for p in paid_zone.instances if paid_zone else []:
+                if id(p) in used or p.start < ws.lock or p.start > end:
+                    continue
+                if deadline is not None and p.start > deadline:
+                    continue
+                used.add(id(p))
+                ws.outcome, ws.paid, ws.settled_at = "win", round(p.peak, 2), p.start
+                ws.settle_end = p.end
+                ws.uncertain |= p.uncertain
+                break
+            if ws.outcome is None and ws.inst.end is not None and (deadline is None or ws.inst.end < deadline):
+                ws.outcome, ws.settled_at = "removed", ws.inst.end
+        for name, zone in live.chips.items():
+            if parse_zone(name).area == "paid":
+                for p in zone.instances:
+                    if id(p) not in used:
+                        live.note(f"a payout in {name} at frame {p.start} matches no wager")
+        # Lose or returned, and where pushes fall in the order: the game's own settlement of what was seen.
+        try:
+            expected = self.module.settle(rnd, self.settings)
+        except Exception as e:
+            live.note(f"the observed round cannot be settled by the rules: {e}")
+            expected = []
+        exp_outcome = {(x.seat, x.spot, x.hand): x.outcome for x in expected}
+        exp_order = {(x.seat, x.spot, x.hand): x.order for x in expected}
+        for ws in seen:
+            if ws.outcome == "removed":
+                ws.outcome = self.removed_outcome(ws, exp_outcome, rnd)
+        visible = self._in_dealer_order([ws for ws in seen if ws.outcome is not None], exp_order)
+        pushes = sorted((ws for ws in seen if ws.outcome is None),
+                        key=lambda w: (exp_order.get(w.key, 10**6), w.key))
+        for ws in pushes:
+            ws.outcome = "push"
+        ordered: list[WagerSeen] = []
+        for ws in visible:  # a push is passed over where the manual's order puts it
+            while pushes and exp_order.get(pushes[0].key, 10**6) < exp_order.get(ws.key, 10**6):
+                ordered.append(pushes.pop(0))
+            ordered.append(ws)
+        ordered += pushes
+        rnd.settlements = []
+        for i, ws in enumerate(ordered):
+            start = ws.settled_at if ws.settled_at is not None else (ws.inst.end or live.last)
+            end = ws.settle_end if ws.settle_end is not None else start
+            rnd.settlements.append(ObservedSettlement(
+                seat=ws.wager.seat, spot=ws.wager.spot, hand=ws.wager.hand, outcome=ws.outcome,
+                paid=ws.paid if ws.outcome == "win" else 0.0, seq=i,
+                frames=FrameRange(start=start, end=max(start, end)), uncertain=ws.uncertain))
+
+    def _in_dealer_order(self, done: list[WagerSeen], exp_order: dict[tuple[int, str, int], int]
+                         ) -> list[WagerSeen]:
+        """Settlements in the order the dealer made them. A payout shows only once the dealer's hand
+        has left it (`PAYOUT_LAG_S` later than a stack taken away); settlements closer together than
+        `SAME_TIME_S` cannot be told apart in time and keep the manual's order."""
+        lag, near = PAYOUT_LAG_S * self.fps, SAME_TIME_S * self.fps
+
+        def when(ws: WagerSeen) -> float:
+            return (ws.settled_at or 0) - (lag if ws.outcome == "win" else 0.0)
+
+        out = sorted(done, key=when)
+        changed = True
+        while changed:  # bubble neighbours that are too close in time into the manual's order
+            changed = False
+            for i in range(len(out) - 1):
+                a, b = out[i], out[i + 1]
+                if abs(when(a) - when(b)) <= near and exp_order.get(a.key, 0) > exp_order.get(b.key, 0):
+                    out[i], out[i + 1] = b, a
+                    changed = True
+        return out
+
+    def _events(self, live: LiveRound, rnd: Round, seen: list[WagerSeen], closes: list[int]) -> list[TableEvent]:
+        raw: list[tuple[int, int, dict[str, Any]]] = []  # (frame, tie-break, fields)
+        for k, f in enumerate(closes):
+            raw.append((f, 0, dict(type="bets_closed", hand=k + 1 if len(closes) > 1 else 0)))
+        slots = {s.seq: s for s in live.slots}
+        for c in rnd.cards:
+            seat = int(c.owner[5:].split(".")[0]) if c.owner.startswith("seat:") else None
+            raw.append((c.frame or 0, 1, dict(type="card_dealt", card=c.card if c.face_up else None,
+                                              owner=c.owner, seat=seat, uncertain=c.uncertain)))
+        for s in slots.values():
+            if s.exposed_frame is not None:
+                owner = self.owner_of(s)
+                if owner:
+                    seat = int(owner[5:].split(".")[0]) if owner.startswith("seat:") else None
+                    raw.append((s.exposed_frame, 2, dict(type="card_exposed", card=s.card, owner=owner, seat=seat)))
+        for ws in seen:
+            w = ws.wager
+            base = dict(seat=w.seat, spot=w.spot, hand=w.hand, uncertain=ws.uncertain)
+            raw.append((ws.inst.start, 3, dict(type="wager_placed", after=ws.inst.first, **base)))
+            for f, a, b in ws.inst.changes_after(ws.inst.start):
+                raw.append((f, 4, dict(type="wager_changed", before=a, after=b, **base)))
+            if ws.outcome == "win":
+                raw.append((ws.settled_at or 0, 5, dict(type="payout_placed", after=ws.paid, **base)))
+            elif ws.outcome in ("lose", "returned"):
+                before = ws.inst.value_at((ws.inst.end or 1) - 1)
+                kind = "wager_collected" if ws.outcome == "lose" else "wager_returned"
+                raw.append((ws.settled_at or 0, 5, dict(type=kind, before=before, after=0.0, **base)))
+        for d in rnd.decisions:
+            raw.append((d.frame or 0, 3, dict(type="decision", seat=d.seat, hand=d.hand,
+                                               spot="play" if d.action.startswith("play") else None)))
+        if rnd.void is not None:
+            raw.append((rnd.void.frame or 0, 6, dict(type="round_voided")))
+        raw.append((live.last, 9, dict(type="round_complete")))
+        raw.sort(key=lambda t: (t[0], t[1]))
+        return [TableEvent(seq=i, frame=max(0, f), **fields) for i, (f, _, fields) in enumerate(raw)]

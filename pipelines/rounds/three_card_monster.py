@@ -1,0 +1,43 @@
+"""3 Card Monster (manual 002, "Dealer Procedures"): a Play stack beside the Ante is a play; a hand whose
+cards leave the layout unseen, with no Play stack, is a fold (folds are collected before the dealer's
+hand is exposed, Dealer Procedures 4). The dealer's 4th card, turned sideways, is the discard."""
+
+from __future__ import annotations
+
+from pipelines.games.round import Decision, Round
+
+from .machine import LiveRound, RoundMachine, WagerSeen
+
+
+class ThreeCardMonsterMachine(RoundMachine):
+    game = "3-card-monster"
+    round_spots = ("ante", "monster", "royal")
+
+    def decisions(self, live: LiveRound, rnd: Round, seen: list[WagerSeen]) -> list[Decision]:
+        return seat_decisions(live, rnd, seen, self._action)
+
+    def _action(self, seat: int, play: WagerSeen | None, rnd: Round, live: LiveRound) -> str | None:
+        return "play" if play is not None else "fold"
+
+
+def seat_decisions(live: LiveRound, rnd: Round, seen: list[WagerSeen], action_of) -> list[Decision]:
+    """One decision per seat with cards, in seat order (the dealer goes round the table)."""
+    out: list[Decision] = []
+    seats = sorted({ws.wager.seat for ws in seen if ws.wager.spot == "ante"})
+    for seat in seats:
+        if not rnd.cards_of(f"seat:{seat}") and not any(c.owner == f"seat:{seat}" for c in rnd.cards):
+            live.note(f"seat {seat} wagered but no cards were seen dealt to it")
+            continue
+        play = next((ws for ws in seen if ws.wager.seat == seat and ws.wager.spot == "play"), None)
+        if play is None and rnd.cards_of(f"seat:{seat}"):
+            live.note(f"seat {seat}: cards exposed but no Play wager seen")
+            continue
+        action = action_of(seat, play, rnd, live)
+        if action is None:
+            continue
+        cards = None
+        if isinstance(action, tuple):
+            action, cards = action
+        out.append(Decision(seat=seat, action=action, seq=len(out), cards=cards,
+                            frame=play.inst.start if play is not None else None))
+    return out

@@ -1,0 +1,169 @@
+"""What each zone held over one round, as the tracker confirmed it: the raw facts the game machines read.
+
+Nothing here knows a game. Chip zones keep a list of (frame, total) steps split into *instances* (a
+stack appearing on an empty spot until the spot is empty again); card zones keep the cards dealt into
+them. A card that vanishes is not taken to be removed (a hand or a later stack can hide it): cards are
+only ever added or turned face up here, and the game machines decide what a disappearance means.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from pipelines.vision.observe import ZoneState
+
+NOISE_FRAMES = 20  # a stack that dips and comes back to the same total within this many frames was hidden
+
+
+@dataclass
+class Slot:
+    """One card dealt this round."""
+
+    seq: int
+    zone: str
+    card: str | None
+    face_up: bool  # as dealt
+    frame: int
+    exposed_frame: int | None = None
+    uncertain: bool = False
+
+    @property
+    def seen(self) -> bool:
+        return self.card is not None
+
+
+@dataclass
+class ChipInstance:
+    """A stack on one spot, from the frame it appeared to the frame the spot was empty again."""
+
+    zone: str
+    start: int
+    steps: list[tuple[int, float]]  # (frame, total), the first one the placement
+    end: int | None = None  # the frame it was gone; None while still there
+    uncertain: bool = False
+
+    @property
+    def first(self) -> float:
+        return self.steps[0][1]
+
+    @property
+    def peak(self) -> float:
+        return max(v for _, v in self.steps)
+
+    def value_at(self, frame: int) -> float:
+        value = self.steps[0][1]
+        for f, v in self.steps:
+            if f > frame:
+                break
+            value = v
+        return value
+
+    def changes_after(self, frame: int) -> list[tuple[int, float, float]]:
+        """(frame, before, after) for every change of the total after `frame` (placement excluded)."""
+        out = []
+        for (_, a), (f, b) in zip(self.steps, self.steps[1:], strict=False):
+            if f > frame and a != b:
+                out.append((f, a, b))
+        return out
+
+
+@dataclass
+class ChipZone:
+    name: str
+    instances: list[ChipInstance] = field(default_factory=list)
+
+    @property
+    def current(self) -> ChipInstance | None:
+        if self.instances and self.instances[-1].end is None:
+            return self.instances[-1]
+        return None
+
+    def update(self, frame: int, total: float, uncertain: bool) -> None:
+        cur = self.current
+        if total > 0:
+            if cur is None:
+                self.instances.append(ChipInstance(self.name, frame, [(frame, total)], uncertain=uncertain))
+            else:
+                cur.steps.append((frame, total))
+                cur.uncertain |= uncertain
+        elif cur is not None:
+            cur.end = frame
+
+    def merge_gaps(self, max_gap: float) -> None:
+        """Join a stack that vanished and came back within `max_gap` frames: it was covered, not taken."""
+        merged: list[ChipInstance] = []
+        for inst in self.instances:
+            prev = merged[-1] if merged else None
+            if prev is not None and prev.end is not None and inst.start - prev.end <= max_gap:
+                prev.steps += inst.steps
+                prev.end, prev.uncertain = inst.end, prev.uncertain or inst.uncertain
+            else:
+                merged.append(inst)
+        self.instances = merged
+
+    def settle_noise(self) -> None:
+        """Drop dips and bumps that return to the previous total quickly (something passed over it)."""
+        for inst in self.instances:
+            steps = inst.steps
+            changed = True
+            while changed:
+                changed = False
+                for i in range(1, len(steps) - 1):
+                    if steps[i - 1][1] == steps[i + 1][1] and steps[i + 1][0] - steps[i][0] <= NOISE_FRAMES:
+                        del steps[i:i + 2]
+                        changed = True
+                        break
+            # consecutive equal totals carry nothing
+            inst.steps = [s for i, s in enumerate(steps) if i == 0 or s[1] != steps[i - 1][1]]
+
+
+@dataclass
+class CardZone:
+    """Cards dealt into one zone: face-down slots are filled in as the cards are turned over."""
+
+    name: str
+    slots: list[Slot] = field(default_factory=list)
+    visible: tuple[tuple[str | None, bool], ...] = ()
+    empty_since: int | None = None
+
+    def known(self) -> Counter:
+        return Counter(s.card for s in self.slots if s.card is not None)
+
+    def face_down_left(self) -> list[Slot]:
+        return [s for s in self.slots if s.card is None]
+
+    def update(self, frame: int, state: ZoneState, next_seq: int) -> tuple[list[Slot], list[Slot]]:
+        """Apply a new confirmed state. Returns (new slots, slots exposed now)."""
+        self.visible = state.cards
+        self.empty_since = frame if not state.cards else None
+        down_seen = sum(1 for c, up in state.cards if not up or c is None)
+        seen = Counter(c for c, up in state.cards if up and c is not None)
+        known = self.known()
+        new: list[Slot] = []
+        exposed: list[Slot] = []
+        # Identities not yet accounted for, in table order (the order a dealer turns a row over).
+        fresh: list[str] = []
+        for c, up in state.cards:
+            if up and c is not None and seen[c] > known[c] + fresh.count(c):
+                fresh.append(c)
+        hidden_down = self.face_down_left()
+        for c in fresh:
+            # A face-down card no longer seen face down, and one more face-up card: it was turned over.
+            if len(hidden_down) > down_seen:
+                slot = hidden_down.pop(0)
+                slot.card, slot.exposed_frame = c, frame
+                slot.uncertain |= state.uncertain
+                exposed.append(slot)
+            else:
+                slot = Slot(next_seq + len(new), self.name, c, True, frame, uncertain=state.uncertain)
+                new.append(slot)
+        for _ in range(max(0, down_seen - len(hidden_down))):
+            new.append(Slot(next_seq + len(new), self.name, None, False, frame, uncertain=state.uncertain))
+        self.slots.extend(new)
+        # A full face-up view fixes the order: cards lie in the order they were dealt.
+        full = [c for c, up in state.cards if up and c is not None]
+        if len(full) == len(self.slots) == len(state.cards) and Counter(full) == self.known():
+            for slot, c in zip(self.slots, full, strict=True):
+                slot.card = c
+        return new, exposed
