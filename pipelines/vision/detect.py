@@ -10,6 +10,7 @@ and `data["chip_value"]` (0 for non-chips) so downstream code never re-derives i
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,7 +34,7 @@ class DetectorConfig:
     imgsz: int = 960
     conf: float = 0.35  # below this a detection is dropped
     uncertain_below: float = 0.6  # kept but marked uncertain (a round it touches goes to review)
-    iou: float = 0.5
+    iou: float = 0.7  # spread chip stacks overlap their neighbours by ~40 % IoU: keep them apart
     card_conf: float = 0.5  # a card identity below this is carried as unknown
     threads: int = 1
 
@@ -91,6 +92,18 @@ def decode_yolo(output: np.ndarray, conf: float, iou: float) -> tuple[np.ndarray
     return boxes[idx].astype(np.float32), scores[idx].astype(np.float32), cls[idx]
 
 
+def _model_names(session, path: Path, expected: tuple[str, ...]) -> tuple[str, ...]:
+    """Class names from the ONNX metadata, checked against the classes this code knows."""
+    raw = session.get_modelmeta().custom_metadata_map.get("names")
+    if raw is None:
+        return expected
+    names = ast.literal_eval(raw)
+    ordered = tuple(names[i] for i in range(len(names)))
+    if sorted(ordered) != sorted(expected):
+        raise ModelError(f"{path}: model classes {ordered} do not match the expected {expected}")
+    return ordered
+
+
 class Detector:
     """Loads the committed ONNX weights once; `detect(frame)` or `detect_batch(frames)`."""
 
@@ -98,6 +111,10 @@ class Detector:
         self.config = config or DetectorConfig()
         self._det = _session(self.config.detector_path, self.config.threads)
         self._cls = _session(self.config.classifier_path, self.config.threads)
+        # Class order comes from each model's own metadata: ultralytics sorts ImageFolder class names
+        # ("Ac" before "Tc"), so the classifier's order is not cards.DECK's.
+        self.det_names = _model_names(self._det, self.config.detector_path, DET_CLASSES)
+        self.card_names = _model_names(self._cls, self.config.classifier_path, CARD_CLASSES)
         self._det_input = self._det.get_inputs()[0].name
         self._cls_input = self._cls.get_inputs()[0].name
         shape = self._cls.get_inputs()[0].shape
@@ -122,7 +139,7 @@ class Detector:
 
     def _identify(self, frame: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
                   cls: np.ndarray) -> sv.Detections:
-        names = np.array([DET_CLASSES[i] for i in cls], dtype=object)
+        names = np.array([self.det_names[i] for i in cls], dtype=object)
         cards = np.full(len(cls), "", dtype=object)
         card_conf = np.zeros(len(cls), np.float32)
         face_idx = np.flatnonzero(names == "card")
@@ -133,7 +150,7 @@ class Detector:
             for j, i in enumerate(face_idx):
                 card_conf[i] = float(probs[j, best[j]])
                 if card_conf[i] >= self.config.card_conf:
-                    cards[i] = CARD_CLASSES[best[j]]
+                    cards[i] = self.card_names[best[j]]
         chips = np.array([chip_value(n) or 0 for n in names], dtype=np.int32)
         return sv.Detections(
             xyxy=boxes.reshape(-1, 4),
