@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from heldout import heldout_frames, score
 
 from pipelines.games.layout import layout_for
@@ -10,15 +9,13 @@ from pipelines.sim.render import render
 from pipelines.sim.session import script_session
 from pipelines.vision.capture import Frame
 from pipelines.vision.detect import Detector
-from pipelines.vision.paths import MODELS_DIR
 from pipelines.vision.pipeline import VisionPipeline
 
-# The committed weights score 0.88 (cards) and 0.78 (chips) on these six frames (measured when the bars
-# were set); the bars sit just under, so a regression in the weights fails here.
-CARD_BAR, CHIP_BAR = 0.84, 0.74
+# The committed weights score 0.877 (cards) and 0.833 (chips) on these six crowded frames (measured when
+# the bars were set); the bars sit just under, so a regression in the weights fails here.
+CARD_BAR, CHIP_BAR = 0.85, 0.80
 
 
-@pytest.mark.skipif(not (MODELS_DIR / "detector.onnx").exists(), reason="no committed weights")
 def test_detector_finds_cards_and_chips_on_held_out_frames():
     detector = Detector()
     total = {"cards": 0, "cards_ok": 0, "chips": 0, "chips_ok": 0}
