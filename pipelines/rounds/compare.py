@@ -21,9 +21,10 @@ class Verdict:
     why: str = ""
 
 
-def _visible(truth: Round) -> set[str]:
-    shown = {c.card for c in truth.cards if c.face_up and c.card}
-    shown |= {e.card for e in truth.events if e.type == "card_exposed" and e.card}
+def _visible(truth: Round) -> set[tuple[str, str]]:
+    """(owner, card) pairs the camera was shown: dealt face up or turned over later."""
+    shown = {(c.owner, c.card) for c in truth.cards if c.face_up and c.card}
+    shown |= {(e.owner, e.card) for e in truth.events if e.type == "card_exposed" and e.card and e.owner}
     return shown
 
 
@@ -36,8 +37,8 @@ def differences(got: Round, truth: Round) -> list[str]:
     shown = _visible(truth)
     owners = sorted({c.owner for c in truth.cards} | {c.owner for c in got.cards})
     for owner in owners:
-        want = [(c.card if c.card in shown else None, c.face_up) for c in sorted(truth.cards, key=lambda c: c.seq)
-                if c.owner == owner]
+        want = [(c.card if (owner, c.card) in shown else None, c.face_up)
+                for c in sorted(truth.cards, key=lambda c: c.seq) if c.owner == owner]
         have = [(c.card, c.face_up) for c in sorted(got.cards, key=lambda c: c.seq) if c.owner == owner]
         if want != have:
             out.append(f"cards of {owner}: {have} != {want}")

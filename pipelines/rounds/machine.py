@@ -322,7 +322,7 @@ class RoundMachine:
                          ) -> list[WagerSeen]:
         """Settlements in the order the dealer made them. A payout shows only once the dealer's hand
         has left it (`PAYOUT_LAG_S` later than a stack taken away); settlements closer together than
-        `SAME_TIME_S` cannot be told apart in time and keep the manual's order."""
+        `SAME_TIME_S` (one of them a payout) cannot be told apart in time and keep the manual's order."""
         lag, near = PAYOUT_LAG_S * self.fps, SAME_TIME_S * self.fps
 
         def when(ws: WagerSeen) -> float:
@@ -334,7 +334,8 @@ class RoundMachine:
             changed = False
             for i in range(len(out) - 1):
                 a, b = out[i], out[i + 1]
-                if abs(when(a) - when(b)) <= near and exp_order.get(a.key, 0) > exp_order.get(b.key, 0):
+                close = near if "win" in (a.outcome, b.outcome) else 1.0
+                if abs(when(a) - when(b)) <= close and exp_order.get(a.key, 0) > exp_order.get(b.key, 0):
                     out[i], out[i + 1] = b, a
                     changed = True
         return out

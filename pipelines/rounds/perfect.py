@@ -28,7 +28,9 @@ def rounds_from_scenes(game: str, scenes: Iterable[Scene], layout: Layout, homog
                        frame_size: tuple[int, int] = (1280, 720), stable_frames: int = STABLE_FRAMES,
                        **machine_kw: Any) -> list[Round]:
     mapper = ZoneMapper(layout, np.asarray(homography, np.float64), frame_size=tuple(frame_size))
-    tracker = ZoneTracker(stable_frames=stable_frames)
+    # A pinched stack may show for only a few frames before the dealer's hand covers it: losses are
+    # confirmed as fast as gains, and the machine itself discounts stacks that were only covered.
+    tracker = ZoneTracker(stable_frames=stable_frames, removal_frames=stable_frames)
     machine = machine_for(game, table_id, settings, fps=fps, **machine_kw)
     out: list[Round] = []
     frame = -1

@@ -38,6 +38,13 @@ def seat_decisions(live: LiveRound, rnd: Round, seen: list[WagerSeen], action_of
         cards = None
         if isinstance(action, tuple):
             action, cards = action
-        out.append(Decision(seat=seat, action=action, seq=len(out), cards=cards,
-                            frame=play.inst.start if play is not None else None))
+        if play is not None:
+            frame = play.inst.start
+        else:  # a fold shows when the cards leave the layout unseen
+            zone = live.cards.get(f"seat{seat}.cards")
+            frame = zone.empty_since if zone is not None else None
+        out.append(Decision(seat=seat, action=action, seq=len(out), cards=cards, frame=frame))
+    unseen = [c for c in rnd.cards if c.owner == "dealer" and c.card is None]
+    if unseen and rnd.status != "voided":
+        live.note(f"{len(unseen)} dealer card(s) never seen face up")
     return out
