@@ -28,7 +28,10 @@ def odds(games: tuple[str, ...], version: int | None, decks: str | None, paytabl
             overrides = {k: v for k, v in
                          {"side_version": version, "decks": int(decks) if decks else None,
                           "paytable": paytable}.items() if v is not None}
-        settings = mod.Settings(**overrides)
+        try:
+            settings = mod.Settings(**overrides)
+        except ValueError as e:  # pydantic's ValidationError is a ValueError: name the option and value
+            raise click.UsageError(f"{game}: invalid settings {overrides}: {e}") from None
         for w in mod.odds(settings):
             results.append(w)
             click.echo(f"\n{w.game}  {w.wager}  (paytable {w.paytable})  house edge {w.house_edge:.5%}")
