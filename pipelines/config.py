@@ -53,7 +53,7 @@ class CameraConfig(BaseModel):
 
 class VisionConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    conf: float = Field(0.35, ge=0, le=1)
+    conf: float = Field(0.25, ge=0, le=1)
     uncertain_below: float = Field(0.6, ge=0, le=1)
     card_conf: float = Field(0.5, ge=0, le=1)
     stable_frames: int = Field(3, ge=1, description="frames a zone's contents must hold before they count")
