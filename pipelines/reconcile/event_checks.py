@@ -39,13 +39,13 @@ def closed_wager_changes(events: pl.DataFrame, rounds: pl.DataFrame, decisions: 
                            exempt=_grown_by_decision(ch, e, decisions, cfg))
 
 
-CLOSING_EVENTS = ["card_exposed", *SETTLE_EVENTS]
+CLOSING_EVENTS = ["card_exposed", "decision", *SETTLE_EVENTS]
 
 
 def _grown_by_decision(ch: pl.DataFrame, e: pl.DataFrame, decisions: pl.DataFrame,
                        cfg: ReconcileConfig) -> pl.Series:
     """Per change: made at a decision that grows that spot (a double, the Play wager), i.e. after the
-    decision and before the dealer next exposed a card or settled anything. Later rises are not exempt."""
+    decision and before the next decision, dealer card or settlement. Later rises are not exempt."""
     grows = pl.DataFrame(
         [(a, s) for a, spots in cfg.exempt_rises_after.items() for s in spots],
         schema={"action": pl.Utf8, "spot": pl.Utf8}, orient="row")
@@ -54,7 +54,8 @@ def _grown_by_decision(ch: pl.DataFrame, e: pl.DataFrame, decisions: pl.DataFram
         return pl.Series("exempt", [False] * ch.height, dtype=pl.Boolean)
     # Closing events seen up to each frame, per round: a decision and a change made with the same
     # count between them had no card exposed and nothing settled in between.
-    closing = e.filter(pl.col("type").is_in(CLOSING_EVENTS)).group_by("rid", "frame").agg(n=pl.len()).sort(
+    closes = pl.col("type").is_in(CLOSING_EVENTS) | ((pl.col("type") == "card_dealt") & (pl.col("owner") == "dealer"))
+    closing = e.filter(closes).group_by("rid", "frame").agg(n=pl.len()).sort(
         "frame").with_columns(n=pl.col("n").cum_sum().over("rid"))
 
     def closed_by(df: pl.DataFrame) -> pl.DataFrame:

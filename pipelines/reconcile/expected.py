@@ -12,12 +12,12 @@ from pipelines.games.registry import game_module
 from pipelines.games.round import Round
 
 from .config import settings_for
-from .frames import SpotCodes
+from .frames import OUTCOMES, SpotCodes
 
 EXPECTED_SCHEMA = {
     "rid": pl.Int64, "seat": pl.Int64, "spot": pl.Utf8, "spot_code": pl.Int64, "hand": pl.Int64,
     "wagered": pl.Float64,
-    "settled_amount": pl.Float64, "exp_outcome": pl.Utf8, "exp_net": pl.Float64, "exp_paid": pl.Float64,
+    "settled_amount": pl.Float64, "exp_outcome": OUTCOMES, "exp_net": pl.Float64, "exp_paid": pl.Float64,
     "exp_order": pl.Int64, "line": pl.Utf8, "rule": pl.Utf8, "limit_violation": pl.Utf8,
     "house_edge": pl.Float64, "var_per_unit": pl.Float64,
 }

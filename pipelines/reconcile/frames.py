@@ -22,6 +22,7 @@ SEAT_SHIFT, SPOT_SHIFT, HAND_BITS = 12, 5, 5
 RID_SHIFT = 16
 MAX_SPOTS, MAX_HAND = 1 << (SEAT_SHIFT - SPOT_SHIFT), (1 << HAND_BITS) - 1
 
+OUTCOMES = pl.Enum(["win", "lose", "push", "returned"])
 ROUND_SCHEMA = {
     "rid": pl.Int64, "round_id": pl.Utf8, "table_id": pl.Utf8, "game": pl.Utf8, "started_at": pl.Utf8,
     "status": pl.Utf8, "voided": pl.Boolean, "frame_start": pl.Int64, "frame_end": pl.Int64,
@@ -32,7 +33,7 @@ WAGER_SCHEMA = {
 }
 OBSERVED_SCHEMA = {
     "rid": pl.Int64, "seat": pl.Int64, "spot": pl.Utf8, "spot_code": pl.Int64, "hand": pl.Int64,
-    "obs_outcome": pl.Utf8, "obs_paid": pl.Float64, "obs_seq": pl.Int64, "o_frame_start": pl.Int64,
+    "obs_outcome": OUTCOMES, "obs_paid": pl.Float64, "obs_seq": pl.Int64, "o_frame_start": pl.Int64,
     "o_frame_end": pl.Int64, "o_uncertain": pl.Boolean,
 }
 EVENT_SCHEMA = {

@@ -7,9 +7,8 @@ import polars as pl
 
 from .columns import empty_flags, flag_frame, severity_by_amount
 from .config import ReconcileConfig
-from .frames import key_column
+from .frames import OUTCOMES, key_column
 
-OUTCOMES = pl.Enum(["win", "lose", "push", "returned"])
 EXP_COLUMNS = ["k", "wagered", "settled_amount", "exp_outcome", "exp_net", "exp_paid", "exp_order", "line",
                "rule", "limit_violation", "house_edge", "var_per_unit"]
 OBS_COLUMNS = ["k", "obs_outcome", "obs_paid", "obs_seq", "o_frame_start", "o_frame_end", "o_uncertain"]
@@ -62,13 +61,13 @@ def join_settlements(expected: pl.DataFrame, observed: pl.DataFrame, wagers: pl.
         .when(outcome.is_in(["push", "returned"])).then(0.0)
         .otherwise(None)
     )
-    return j.with_columns(
+    return j.lazy().with_columns(
         obs_net=obs_net,
         stake=amount,
         uncertain=pl.col("w_uncertain").fill_null(False) | pl.col("o_uncertain").fill_null(False),
         frame_start=pl.coalesce("o_frame_start", "w_frame_start"),
         frame_end=pl.coalesce("o_frame_end", "w_frame_end"),
-    ).with_columns(diff=(pl.col("obs_net") - pl.col("exp_net")))
+    ).with_columns(diff=(pl.col("obs_net") - pl.col("exp_net"))).collect()
 
 
 def _with_strays(j: pl.DataFrame, w: pl.DataFrame, e: pl.DataFrame, o: pl.DataFrame) -> pl.DataFrame:
@@ -100,7 +99,7 @@ def settlement_flags(j: pl.DataFrame, cfg: ReconcileConfig, posted: pl.DataFrame
     delta = observed_net - expected_net
     voided = pl.col("voided")
 
-    pay = j.filter(live & (wrong_amount | unpaid_winner | paid_stranger))
+    pay = j.lazy().filter(live & (wrong_amount | unpaid_winner | paid_stranger)).collect()
     if posted is not None and not posted.is_empty() and not pay.is_empty():
         paid_for_stack = (exp_outcome == "win") & (
             (pl.col("obs_net") - pl.col("exp_net") * pl.col("posted_to") / pl.col("stake")).abs() <= tol)
@@ -125,7 +124,7 @@ def settlement_flags(j: pl.DataFrame, cfg: ReconcileConfig, posted: pl.DataFrame
         uncertain=pl.col("uncertain"),
     )
     miss = flag_frame(
-        j.filter(live & missed),
+        j.lazy().filter(live & missed).collect(),
         type=pl.when(voided).then(pl.lit("void_handling")).otherwise(pl.lit("missed_collection")),
         rid=pl.col("rid"), seat=pl.col("seat"), spot=pl.col("spot"), hand=pl.col("hand"),
         severity=pl.when(pl.col("stake") >= 100).then(pl.lit("high")).otherwise(pl.lit("medium")),
@@ -143,7 +142,7 @@ def settlement_flags(j: pl.DataFrame, cfg: ReconcileConfig, posted: pl.DataFrame
 
 def limit_flags(j: pl.DataFrame) -> pl.DataFrame:
     """RULES.md: a wager outside the table limits is settled by the limit rule and flagged low."""
-    v = j.filter(pl.col("limit_violation").is_not_null())
+    v = j.lazy().filter(pl.col("limit_violation").is_not_null()).collect()
     return flag_frame(
         v, type="procedure", rid=pl.col("rid"), seat=pl.col("seat"), spot=pl.col("spot"),
         hand=pl.col("hand"), severity="low", amount=pl.col("wagered"), expected=pl.col("settled_amount"),
@@ -160,23 +159,29 @@ def order_flags(j: pl.DataFrame) -> pl.DataFrame:
     manual puts ahead of it. Taken in the order the dealer settled, a wager is early when the smallest
     expected position among the wagers settled after it is below its own (a suffix minimum, computed
     for all rounds at once as one reverse cumulative maximum over a round-major integer)."""
-    s = j.filter(pl.col("exp_order").is_not_null() & pl.col("obs_seq").is_not_null()).select(
-        "k", "rid", "exp_order", "obs_seq")
+    big = 1 << 20
+    # One sort, of three integer columns: the settled wagers in the order the dealer settled them.
+    s = j.lazy().filter(pl.col("exp_order").is_not_null() & pl.col("obs_seq").is_not_null()).select(
+        "k", "exp_order", sk=pl.col("rid") * big + pl.col("obs_seq").clip(0, big - 1)).sort("sk").collect()
     if s.height < 2:
         return empty_flags()
-    big = 1 << 20
-    s = s.sort(pl.col("rid") * big + pl.col("obs_seq"))
-    same_round_next = pl.col("rid").shift(-1) == pl.col("rid")
-    # Rounds whose settlements were not seen in a definite order (a repeated seq) are not judged.
-    unordered = s.filter(same_round_next & (pl.col("obs_seq").shift(-1) == pl.col("obs_seq")))["rid"]
-    top = s["rid"].max()
+    rid = pl.col("sk") // big
+    same_round_next = rid.shift(-1) == rid
+    top = s["sk"].max() // big
     # (top - rid) falls from round to round, so the running maximum never reaches back into a later round.
-    v = (top - pl.col("rid")) * big + (big - 1 - pl.col("exp_order").clip(0, big - 1))
+    v = (top - rid) * big + (big - 1 - pl.col("exp_order").clip(0, big - 1))
     later_min = big - 1 - (v.cum_max(reverse=True).shift(-1) % big)
-    early = s.filter(same_round_next & (later_min < pl.col("exp_order")) & ~pl.col("rid").is_in(unordered.to_list()))
+    s = s.lazy().with_columns(
+        rid=rid,
+        early=same_round_next & (later_min < pl.col("exp_order")),
+        # Rounds whose settlements were not seen in a definite order (a repeated seq) are not judged.
+        repeat=same_round_next & (pl.col("sk").shift(-1) == pl.col("sk")),
+    ).filter(pl.col("early") | pl.col("repeat")).collect()
+    unordered = s.filter("repeat")["rid"].to_list()
+    early = s.filter(pl.col("early") & ~pl.col("rid").is_in(unordered))
     if early.is_empty():
         return empty_flags()
-    e = j.filter(pl.col("k").is_in(early["k"].to_list()))
+    e = j.lazy().filter(pl.col("k").is_in(early["k"].to_list())).collect()
     return flag_frame(
         e, type="procedure", rid=pl.col("rid"), seat=pl.col("seat"), spot=pl.col("spot"),
         hand=pl.col("hand"), severity="low", amount=pl.col("stake"),
