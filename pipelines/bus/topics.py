@@ -50,13 +50,13 @@ BASE_TOPICS: tuple[str, ...] = (TABLE_EVENTS, ROUNDS, FLAGS)
 TOPIC_MODELS: dict[str, type[BaseModel] | None] = {
     TABLE_EVENTS: TableEvent,
     ROUNDS: Round,
-    FLAGS: None,  # the reconcile stage's Flag: registered, or looked up lazily below
+    FLAGS: None,  # the reconcile stage's Flag, registered when pipelines.reconcile is imported
     **{dlq_topic(t): DeadLetter for t in BASE_TOPICS},
 }
 
 # Models owned by other stages, resolved on first use if that stage is installed, so the bus does
 # not import them at start-up; register_topic_model() overrides.
-LAZY_MODELS: dict[str, str] = {FLAGS: "pipelines.reconcile.flag:Flag"}
+LAZY_MODELS: dict[str, str] = {}
 
 
 def all_topics() -> list[str]:
