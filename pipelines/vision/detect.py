@@ -31,7 +31,7 @@ class ModelError(RuntimeError):
 class DetectorConfig:
     detector_path: Path = MODELS_DIR / "detector.onnx"
     classifier_path: Path = MODELS_DIR / "card_classifier.onnx"
-    imgsz: int = 960
+    imgsz: tuple[int, int] = (544, 960)  # (height, width): a 16:9 letterbox wastes no pixels on padding
     conf: float = 0.25  # below this a detection is dropped (chosen on held-out frames: benchmarks/detector_accuracy.py)
     uncertain_below: float = 0.6  # kept but marked uncertain (a round it touches goes to review)
     iou: float = 0.7  # spread chip stacks overlap their neighbours by ~40 % IoU: keep them apart
@@ -53,14 +53,15 @@ def _session(path: Path, threads: int):
         raise ModelError(f"{path}: cannot load ONNX model: {e}") from e
 
 
-def letterbox(frame: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[int, int]]:
-    """Resize keeping aspect into a size×size grey canvas; returns (image, scale, (pad_x, pad_y))."""
+def letterbox(frame: np.ndarray, size: int | tuple[int, int]) -> tuple[np.ndarray, float, tuple[int, int]]:
+    """Resize keeping aspect into a grey (height, width) canvas; returns (image, scale, (pad_x, pad_y))."""
+    th, tw = (size, size) if isinstance(size, int) else size
     h, w = frame.shape[:2]
-    scale = size / max(h, w)
+    scale = min(th / h, tw / w)
     nw, nh = round(w * scale), round(h * scale)
     resized = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA)
-    canvas = np.full((size, size, 3), 114, np.uint8)
-    px, py = (size - nw) // 2, (size - nh) // 2
+    canvas = np.full((th, tw, 3), 114, np.uint8)
+    px, py = (tw - nw) // 2, (th - nh) // 2
     canvas[py : py + nh, px : px + nw] = resized
     return canvas, scale, (px, py)
 
@@ -120,8 +121,8 @@ class Detector:
         shape = self._cls.get_inputs()[0].shape
         self.cls_size = int(shape[2]) if isinstance(shape[2], int) else 96
         dshape = self._det.get_inputs()[0].shape
-        if isinstance(dshape[2], int):
-            self.config = DetectorConfig(**{**self.config.__dict__, "imgsz": int(dshape[2])})
+        if isinstance(dshape[2], int) and isinstance(dshape[3], int):  # a fixed-size export says its size
+            self.config = DetectorConfig(**{**self.config.__dict__, "imgsz": (int(dshape[2]), int(dshape[3]))})
 
     def detect(self, frame: np.ndarray) -> sv.Detections:
         return self.detect_batch([frame])[0]

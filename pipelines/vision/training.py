@@ -34,6 +34,8 @@ from .paths import MODELS_DIR
 
 CLS_IMGSZ = 96
 CHUNK = 20  # frames per worker job
+DEPLOY_SHAPE = (544, 960)  # (height, width) of the detector input at run time
+FAST_SHAPE = (384, 640)
 GENERATOR_VERSION = 1
 
 
@@ -130,8 +132,10 @@ def train(data: Path, epochs: int, imgsz: int, cls_epochs: int, device: str = "c
     report["det_train_s"] = round(time.perf_counter() - t0, 1)
     best = runs / "det" / "weights" / "best.pt"
     shutil.copy(best, out_dir / "detector.pt")
-    YOLO(str(best)).export(format="onnx", imgsz=imgsz, dynamic=False, simplify=True, opset=17)
-    shutil.copy(best.with_suffix(".onnx"), out_dir / "detector.onnx")
+    # Deployed on 16:9 rectangles (no padding): the accurate default, and a fast profile.
+    for name, shape in (("detector.onnx", DEPLOY_SHAPE), ("detector_fast.onnx", FAST_SHAPE)):
+        YOLO(str(best)).export(format="onnx", imgsz=list(shape), dynamic=False, simplify=True, opset=17)
+        shutil.copy(best.with_suffix(".onnx"), out_dir / name)
     t1 = time.perf_counter()
     cls = YOLO(str(cls_init) if cls_init else "yolo11n-cls.yaml")
     cls.train(data=str(data / "cls"), epochs=cls_epochs, imgsz=CLS_IMGSZ, batch=max(batch * 8, 64),
