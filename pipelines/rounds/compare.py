@@ -44,8 +44,9 @@ def differences(got: Round, truth: Round) -> list[str]:
             out.append(f"cards of {owner}: {have} != {want}")
     def wkey(w):
         return (w.seat, w.spot, w.hand, w.choice, round(w.amount, 2))
-    if sorted(map(wkey, got.wagers)) != sorted(map(wkey, truth.wagers)):
-        out.append(f"wagers {sorted(map(wkey, got.wagers))} != {sorted(map(wkey, truth.wagers))}")
+    gw, tw = sorted(map(wkey, got.wagers)), sorted(map(wkey, truth.wagers))
+    if gw != tw:
+        out.append(f"wagers seen {[w for w in gw if w not in tw]} but true {[w for w in tw if w not in gw]}")
     def dkey(d):
         return (d.seat, d.hand, d.action, tuple(sorted(d.cards)) if d.cards else None)
     gd = [dkey(d) for d in sorted(got.decisions, key=lambda d: d.seq)]
@@ -54,8 +55,9 @@ def differences(got: Round, truth: Round) -> list[str]:
         out.append(f"decisions {gd} != {td}")
     def skey(s):
         return (s.seat, s.spot, s.hand, s.outcome, round(s.paid, 2))
-    if sorted(map(skey, got.settlements)) != sorted(map(skey, truth.settlements)):
-        out.append(f"settlements {sorted(map(skey, got.settlements))} != {sorted(map(skey, truth.settlements))}")
+    gs, ts = sorted(map(skey, got.settlements)), sorted(map(skey, truth.settlements))
+    if gs != ts:
+        out.append(f"settlements seen {[s for s in gs if s not in ts]} but true {[s for s in ts if s not in gs]}")
     else:
         def order(r):
             return [(s.seat, s.spot, s.hand) for s in sorted(r.settlements, key=lambda s: s.seq)

@@ -147,7 +147,7 @@ class RoundMachine:
             state = self.card_state(ref, ch.after)
             zone = live.cards.setdefault(ch.zone, CardZone(ch.zone))
             zone.update(ch.frame, state, next_seq=sum(len(z.slots) for z in live.cards.values()))
-            if any(z.visible for z in live.cards.values()):
+            if any(live.states[n].cards for n in live.cards if n in live.states):
                 live.cleared = None
             elif live.slots and live.cleared is None:
                 live.cleared = ch.frame
@@ -191,6 +191,10 @@ class RoundMachine:
     def interpret(self, live: LiveRound, rnd: Round, seen: list[WagerSeen]) -> None:
         """Before settlement is read: voids, checks that make the round incomplete."""
 
+    def review(self, ws: WagerSeen, expected: str | None, live: LiveRound) -> None:
+        """Second look at one wager's outcome (None: neither taken nor paid, so a push or a left loser).
+        A game whose procedure can hide a payout notes the doubt here."""
+
     def removed_outcome(self, ws: WagerSeen, expected: dict[tuple[int, str, int], str], rnd: Round) -> str:
         """A stack taken while play was on: lost, or returned where the game returns it."""
         if rnd.status == "voided" or expected.get(ws.key) == "returned":
@@ -202,11 +206,14 @@ class RoundMachine:
     def time_of(self, frame: int) -> str:
         return (self.session_start + timedelta(seconds=frame / self.fps)).isoformat()
 
-    merge_gap: float = float("inf")  # one stack per spot per round, unless a game re-bets a spot
+    def merge_chips(self, live: LiveRound) -> None:
+        """One stack per spot per round: a stack that vanished and came back was only covered."""
+        for z in live.chips.values():
+            z.merge_gaps(float("inf"))
 
     def _close(self, live: LiveRound) -> Round:
+        self.merge_chips(live)
         for z in live.chips.values():
-            z.merge_gaps(self.merge_gap)
             z.settle_noise()
         started_at = self.time_of(live.start)
         rnd = Round(game=self.game, table_id=self.table_id, round_id=round_id_for(self.table_id, started_at),
@@ -229,9 +236,12 @@ class RoundMachine:
         self.rounds_done += 1
         return Round.model_validate(rnd.model_dump())  # validated before anyone publishes it
 
+    def card_order(self, live: LiveRound) -> list[Slot]:
+        return live.slots
+
     def _cards(self, live: LiveRound) -> list[DealtCard]:
         out = []
-        for slot in live.slots:
+        for slot in self.card_order(live):
             owner = self.owner_of(slot)
             if owner is None:
                 continue
@@ -269,11 +279,13 @@ class RoundMachine:
         for ws in seen:
             deadline = self.settle_deadline(ws, live, closes)
             paid_zone = live.chips.get(ws.paid_zone)
+            # A payout shows only once the dealer's hand has left it: perhaps after the wager went back.
+            lag = PAYOUT_LAG_S * self.fps
             end = ws.inst.end if ws.inst.end is not None else live.last + 1
             for p in paid_zone.instances if paid_zone else []:
-                if id(p) in used or p.start < ws.lock or p.start > end:
+                if id(p) in used or p.start < ws.lock or p.start > end + lag:
                     continue
-                if deadline is not None and p.start > deadline:
+                if deadline is not None and p.start > deadline + lag:
                     continue
                 used.add(id(p))
                 ws.outcome, ws.paid, ws.settled_at = "win", round(p.peak, 2), p.start
@@ -298,6 +310,7 @@ class RoundMachine:
         for ws in seen:
             if ws.outcome == "removed":
                 ws.outcome = self.removed_outcome(ws, exp_outcome, rnd)
+            self.review(ws, exp_outcome.get(ws.key), live)
         visible = self._in_dealer_order([ws for ws in seen if ws.outcome is not None], exp_order)
         pushes = sorted((ws for ws in seen if ws.outcome is None),
                         key=lambda w: (exp_order.get(w.key, 10**6), w.key))

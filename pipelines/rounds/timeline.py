@@ -126,6 +126,7 @@ class CardZone:
     slots: list[Slot] = field(default_factory=list)
     visible: tuple[tuple[str | None, bool], ...] = ()
     empty_since: int | None = None
+    emptied: list[int] = field(default_factory=list)  # frames at which the area was seen empty
 
     def known(self) -> Counter:
         return Counter(s.card for s in self.slots if s.card is not None)
@@ -137,6 +138,8 @@ class CardZone:
         """Apply a new confirmed state. Returns (new slots, slots exposed now)."""
         self.visible = state.cards
         self.empty_since = frame if not state.cards else None
+        if not state.cards:
+            self.emptied.append(frame)
         down_seen = sum(1 for c, up in state.cards if not up or c is None)
         seen = Counter(c for c, up in state.cards if up and c is not None)
         known = self.known()

@@ -1,0 +1,137 @@
+"""King High (manual 000, 7 Permissible Wagers, 9 Dealing the Cards, 10 Paying and Taking).
+
+Five action rounds. Bets close at the round's first card (a burn onto the next holding box, or the card
+in the action box). The action card k is `board`; it then moves onto holding box k, where it is not
+dealt again. Action wagers (High, Low, Suit, Seven) ride on the card in play (`hand` = its number): one
+taken while that card is in the action box lost, a payout beside it won, and one still there when the
+card moves on was a standoff (it goes back to the player with its payout). Runs and the Pokerpot are
+settled when they end, as in every game: taken, paid, or left until the table is cleared.
+"""
+
+from __future__ import annotations
+
+from pipelines.games.round import DealtCard
+from pipelines.vision.observe import ZoneState
+
+from .machine import LiveRound, RoundMachine, WagerSeen
+from .timeline import ChipInstance, Slot
+from .zone_names import ZoneRef, parse_zone
+
+ACTION_SPOTS = ("high", "low", "suit", "seven")
+CARDS = 5
+AMBIGUOUS_S = 0.6  # a stack gone this close before the card moves on: taken, or gone back with it
+
+
+class KingHighMachine(RoundMachine):
+    game = "king-high"
+    round_spots = ("pokerpot", "high_run", "low_run", *ACTION_SPOTS)
+
+    # --- cards ---
+
+    def card_state(self, ref: ZoneRef, state: ZoneState) -> ZoneState:
+        if ref.area == "board" and ref.sub != "action":  # a holding box: only burns are dealt there
+            return ZoneState(cards=tuple(c for c in state.cards if not c[1]), chip_total=0.0,
+                             uncertain=state.uncertain)
+        return state
+
+    def owner_of(self, slot: Slot) -> str | None:
+        ref = parse_zone(slot.zone)
+        if ref.area == "board":
+            return "board" if ref.sub == "action" else "burn"
+        return None
+
+    def _board(self, live: LiveRound) -> list[Slot]:
+        zone = live.cards.get("board.action")
+        return list(zone.slots) if zone else []
+
+    def card_order(self, live: LiveRound) -> list[Slot]:
+        """Burns for card k before card k, however late the camera saw them."""
+        board = self._board(live)
+        keyed = [((k + 1, 1), s) for k, s in enumerate(board)]
+        for k in range(1, CARDS + 1):
+            zone = live.cards.get(f"board.card{k}")
+            keyed += [((k, 0), s) for s in zone.slots] if zone else []
+        return [s for _, s in sorted(keyed, key=lambda t: (t[0], t[1].seq))]
+
+    def closing_frames(self, live: LiveRound, cards: list[DealtCard]) -> list[int]:
+        closes = []
+        board = self._board(live)
+        for k in range(1, CARDS + 1):
+            frames = [board[k - 1].frame] if k <= len(board) else []
+            zone = live.cards.get(f"board.card{k}")
+            frames += [s.frame for s in zone.slots] if zone else []
+            if frames:
+                closes.append(min(frames))
+        return closes
+
+    def _departures(self, live: LiveRound) -> list[int]:
+        """Frame each action card left the action box (else the next card's arrival, or the clearing)."""
+        board = self._board(live)
+        zone = live.cards.get("board.action")
+        out = []
+        for k, slot in enumerate(board):
+            later = board[k + 1].frame if k + 1 < len(board) else None
+            gone = [f for f in (zone.emptied if zone else []) if f > slot.frame and (later is None or f <= later)]
+            out.append(gone[-1] if gone else later if later is not None else (live.cleared or live.last))
+        return out
+
+    # --- wagers ---
+
+    def spot_of(self, ref: ZoneRef) -> tuple[str, str | None]:
+        if ref.spot and ref.spot.startswith("suit_"):
+            return "suit", ref.spot[5:]
+        return ref.spot or "", None
+
+    def merge_chips(self, live: LiveRound) -> None:
+        """A stack gone and back is one stack, unless an action card moved on in between (a new bet)."""
+        departures = self._departures(live)
+        for name, z in live.chips.items():
+            if self.spot_of(parse_zone(name))[0] not in ACTION_SPOTS:
+                z.merge_gaps(float("inf"))
+                continue
+            merged: list[ChipInstance] = []
+            for inst in z.instances:
+                prev = merged[-1] if merged else None
+                if prev is not None and prev.end is not None and not any(
+                        prev.end - 1 <= d <= inst.start for d in departures):
+                    prev.steps += inst.steps
+                    prev.end, prev.uncertain = inst.end, prev.uncertain or inst.uncertain
+                else:
+                    merged.append(inst)
+            z.instances = merged
+
+    def hand_of(self, ref: ZoneRef, inst: ChipInstance, closes: list[int], live: LiveRound) -> int:
+        spot, _ = self.spot_of(ref)
+        if spot not in ACTION_SPOTS:
+            return 0
+        return 1 + sum(1 for c in closes if c < inst.start)
+
+    def settle_deadline(self, ws: WagerSeen, live: LiveRound, closes: list[int]) -> int | None:
+        if ws.wager.spot in ACTION_SPOTS:
+            departures = self._departures(live)
+            k = ws.wager.hand
+            if 1 <= k <= len(departures):
+                return departures[k - 1]
+            live.note(f"seat {ws.wager.seat} {ws.wager.spot} for card {k}: that card was not seen")
+        return live.cleared
+
+    def review(self, ws: WagerSeen, expected: str | None, live: LiveRound) -> None:
+        """The last payout of an action round can stay under the dealer's hand until the wagers go back
+        with the card, and a stack taken just before the card moves on may have gone back with it."""
+        k = ws.wager.hand
+        departures = self._departures(live)
+        if ws.wager.spot not in ACTION_SPOTS or not 1 <= k <= len(departures) or ws.outcome == "win":
+            return
+        end = ws.inst.end if ws.inst.end is not None else live.last
+        near = end >= departures[k - 1] - AMBIGUOUS_S * self.fps
+        if ws.outcome is None or near:
+            if expected == "win":
+                live.note(f"seat {ws.wager.seat} {ws.wager.spot} on card {k}: gone as the card moved on, "
+                          "no payout seen (it may have stayed under the dealer's hand)")
+            elif expected == "push" and ws.outcome == "lose":
+                ws.outcome = None  # went back with the card: the standoff
+
+    def interpret(self, live: LiveRound, rnd, seen: list[WagerSeen]) -> None:
+        board = self._board(live)
+        if len(board) != CARDS:
+            live.note(f"{len(board)} cards seen in the action box, the round has {CARDS}")
