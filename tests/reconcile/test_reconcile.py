@@ -168,3 +168,30 @@ def test_real_king_high_underpayment_cites_manual():
     assert types(flags) == ["payout_error"]
     assert flags[0].amount == 2.5 and "King High" in flags[0].rule
     assert wagers.filter(spot="pokerpot")["house_edge"][0] > 0
+
+
+def test_payout_on_a_wager_never_seen_is_a_payout_error():
+    r = clean_round()
+    r.settlements.append(ObservedSettlement(seat=4, spot="ante", outcome="win", paid=25, seq=4))
+    wagers, flags = run(r)
+    assert types(flags) == ["payout_error"]
+    assert (flags[0].seat, flags[0].spot, flags[0].amount) == (4, "ante", 25.0)
+    assert wagers.height == 4  # the stray settlement has its row beside the three wagers
+
+
+def test_repeated_wager_and_settlement_keep_the_last_copy():
+    r = clean_round()
+    r.wagers.insert(0, Wager(seat=2, spot="ante", amount=999))  # a stale first reading of seat 2's ante
+    r.settlements.insert(0, ObservedSettlement(seat=1, spot="bonus", outcome="win", paid=1, seq=0))
+    wagers, flags = run(r)
+    assert flags == []
+    assert wagers.height == 3
+    assert wagers.filter(seat=2)["amount"].to_list() == [20.0]
+
+
+def test_single_early_settlement_flags_only_the_early_wager():
+    r = clean_round()
+    # The bonus (manual position 2) is paid first; the ante loser and winner follow in order.
+    r.settlements[2].seq = 0
+    _, flags = run(r)
+    assert [(f.type, f.seat, f.spot) for f in flags] == [("procedure", 1, "bonus")]
