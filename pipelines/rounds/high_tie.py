@@ -48,6 +48,8 @@ class HighTieMachine(RoundMachine):
             return []
         hole = next((s for s in live.slots if self.owner_of(s) == "dealer" and not s.face_up), None)
         reveal = hole.exposed_frame if hole is not None else None
+        if reveal is None:  # the hole card was never face down: play ended with the last player card
+            reveal = max((c.frame or 0 for c in rnd.cards if c.owner.startswith("seat:")), default=None)
         out: list[Decision] = []
         for seat in sorted({ws.wager.seat for ws in seen if ws.wager.spot == "main"}):
             cards = rnd.cards_of(f"seat:{seat}")
@@ -65,7 +67,7 @@ class HighTieMachine(RoundMachine):
             if double is not None and len(cards) != 3:
                 live.note(f"seat {seat}: doubled but holds {len(cards)} cards")
             t = total(cards)
-            taken_early = main.inst.end is not None and (reveal is None or main.inst.end < reveal)
+            taken_early = main.inst.end is not None and reveal is not None and main.inst.end < reveal
             if len(cards) == 2 and not t.bust and taken_early:
                 out.append(Decision(seat=seat, action="surrender", seq=len(out), frame=main.inst.end))
             elif double is None and t.value < 21:
