@@ -1,0 +1,123 @@
+"""`tablewatch run` (a video through the whole pipeline into a DuckDB store) and `tablewatch watch` (live)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+
+import click
+
+from .run import RunError, publish_round, rounds_from_changes, spec_from, summary, vision_changes
+
+
+def _start(value: str | None) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        raise click.BadParameter(f"--start {value!r} is not an ISO 8601 time") from None
+
+
+def _bus(kafka: str | None, spool: str | None):
+    if kafka:
+        from pipelines.bus.kafka_bus import KafkaBus
+
+        return KafkaBus(kafka, spool_path=spool)
+    from pipelines.bus.memory import InProcessBus
+
+    return InProcessBus()
+
+
+@click.command()
+@click.argument("source", type=click.Path(exists=True))
+@click.option("--game", default=None, help="game id (checked against the source)")
+@click.option("--db", default="tablewatch.duckdb", show_default=True, help="DuckDB store to write")
+@click.option("--ground-truth", "ground_truth", type=click.Path(exists=True), default=None,
+              help="ground-truth file: camera homography for a bare video")
+@click.option("--kafka", default=None, help="HOST:PORT: publish events and rounds to Kafka")
+@click.option("--spool", default=None, help="spool file for Kafka outages (with --kafka)")
+@click.option("--start", "start", default=None, help="ISO 8601 time of the video's first frame")
+@click.option("--json", "as_json", is_flag=True, help="print one JSON object as the last line")
+def run(source: str, game: str | None, db: str, ground_truth: str | None, kafka: str | None,
+        spool: str | None, start: str | None, as_json: bool) -> None:
+    """Run the whole pipeline on SOURCE: a samples/<game>/ folder, a table config or a video file.
+
+    Video -> detector -> zones -> rounds -> reconcile -> DuckDB (--db), with a progress bar; prints the
+    rounds, flags by type and the hold.
+    """
+    from tqdm import tqdm
+
+    from pipelines.store.db import Store
+
+    try:
+        spec = spec_from(source, game=game, ground_truth=ground_truth, session_start=_start(start))
+    except (RunError, ValueError) as e:
+        raise click.ClickException(str(e)) from None
+    stream, pipe, total = vision_changes(spec)
+    bus = _bus(kafka, spool)
+    bar = tqdm(total=total or None, unit="frame", desc=f"{spec.game} {spec.table_id}", disable=as_json,
+               file=sys.stderr)
+    rounds = rounds_from_changes(spec, stream, on_round=lambda r: publish_round(bus, r),
+                                 on_frame=lambda _: bar.update(1))
+    bar.close()
+    bus.flush()
+    bus.close()
+    settings = {spec.table_id: spec.settings}
+    with Store(db) as store:
+        store.upsert_table(spec.table_id, spec.game)
+        rec = store.write_rounds(rounds, settings)
+    out = summary(rounds, rec.flags) | {"db": str(Path(db)), "frames": pipe.counters.frames_read,
+                                        "fps": round(pipe.counters.fps, 1)}
+    if as_json:
+        click.echo(json.dumps(out))
+        return
+    click.echo(f"{out['rounds']} rounds ({', '.join(f'{v} {k}' for k, v in out['status'].items()) or 'none'})"
+               f" from {out['frames']} frames at {out['fps']} frames/s")
+    click.echo("flags: " + (", ".join(f"{k} {v}" for k, v in sorted(out["flags"].items())) or "none"))
+    hold = "n/a" if out["hold_pct"] is None else f"{out['hold_pct']:.2f} %"
+    click.echo(f"drop {out['drop']:.2f}, win {out['win']:.2f}, hold {hold}; stored in {out['db']}")
+
+
+@click.command()
+@click.option("--table", "table", required=True, type=click.Path(exists=True), help="table configuration file")
+@click.option("--kafka", default=None, help="HOST:PORT: publish to Kafka (in-process bus otherwise)")
+@click.option("--spool", default="tablewatch-spool.sqlite", show_default=True, help="spool for Kafka outages")
+@click.option("--start", "start", default=None, help="ISO 8601 time of the first frame (default: now)")
+def watch(table: str, kafka: str | None, spool: str, start: str | None) -> None:
+    """Watch a table live: camera -> rounds -> bus, with a status line (frames/s, rounds, flags)."""
+    from pipelines.reconcile import reconcile
+
+    try:
+        spec = spec_from(table, session_start=_start(start) or datetime.now().astimezone())
+    except (RunError, ValueError) as e:
+        raise click.ClickException(str(e)) from None
+    stream, pipe, _ = vision_changes(spec)
+    bus = _bus(kafka, spool)
+    seen = {"rounds": 0, "flags": 0}
+    last = [0.0]
+
+    def on_round(r) -> None:
+        publish_round(bus, r)
+        seen["rounds"] += 1
+        _, flags = reconcile([r], {spec.table_id: spec.settings})
+        seen["flags"] += len(flags)
+
+    def on_frame(_: int) -> None:
+        now = time.monotonic()
+        if now - last[0] >= 1.0:
+            last[0] = now
+            click.echo(f"\r{spec.table_id}: {pipe.counters.fps:5.1f} frames/s, {seen['rounds']} rounds, "
+                       f"{seen['flags']} flags", nl=False, err=True)
+
+    try:
+        rounds_from_changes(spec, stream, on_round=on_round, on_frame=on_frame)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        bus.flush()
+        bus.close()
+        click.echo(f"\n{seen['rounds']} rounds, {seen['flags']} flags", err=True)

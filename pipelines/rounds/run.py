@@ -1,0 +1,154 @@
+"""The whole pipeline on one video: frames -> vision -> rounds -> bus -> reconcile -> DuckDB store.
+
+A source is a samples/<game>/ folder (its ground truth supplies the game, table, frame rate, settings
+and camera homography), a table configuration file (YAML/TOML, `pipelines/config.py`), or a video file
+with `--game` and a ground-truth file for the calibration.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pipelines.games.layout import Layout, layout_for
+from pipelines.games.registry import game_module
+from pipelines.games.round import Round
+
+from .machine import DEFAULT_SESSION_START
+from .registry import machine_for
+
+
+class RunError(ValueError):
+    """A run that cannot start: the message names the file, field and value."""
+
+
+@dataclass
+class RunSpec:
+    game: str
+    table_id: str
+    video: Path
+    layout: Layout
+    homography: np.ndarray  # table mm -> image px
+    fps: float
+    settings: Any
+    session_start: datetime
+    truth_path: Path | None = None
+    config: Any | None = None  # the TableConfig, when run from one
+
+
+def spec_from(source: str | Path, *, game: str | None = None, ground_truth: str | Path | None = None,
+              session_start: datetime | None = None) -> RunSpec:
+    from pipelines.sim.session import TRUTH_NAME, VIDEO_NAME
+    from pipelines.sim.truth import GroundTruth
+
+    src = Path(source)
+    start = session_start or DEFAULT_SESSION_START
+    if src.is_dir():
+        gt_path = Path(ground_truth) if ground_truth else src / TRUTH_NAME
+        truth = GroundTruth.load(gt_path)
+        video = src / (truth.video or VIDEO_NAME)
+        if not video.exists():
+            raise RunError(f"{gt_path}: field video: {video} does not exist")
+        return _from_truth(truth, gt_path, video, start, game)
+    if src.suffix.lower() in (".yaml", ".yml", ".toml"):
+        from pipelines.config import load_table_config
+        from pipelines.vision.calibrate import table_to_image
+
+        cfg = load_table_config(src)
+        if game and game != cfg.game:
+            raise RunError(f"{src}: field game: {cfg.game!r}, but --game {game!r} was given")
+        return RunSpec(cfg.game, cfg.table_id, Path(cfg.camera.source), layout_for(cfg.game),
+                       table_to_image(cfg.camera.calibration), cfg.camera.fps or 0.0, cfg.game_settings(),
+                       start, config=cfg)
+    if not src.exists():
+        raise RunError(f"{src}: no such video, samples folder or table configuration")
+    if ground_truth is None:
+        raise RunError(f"{src}: a bare video needs --ground-truth (for the camera homography) or a table "
+                       "configuration file")
+    truth = GroundTruth.load(ground_truth)
+    return _from_truth(truth, Path(ground_truth), src, start, game)
+
+
+def _from_truth(truth: Any, gt_path: Path, video: Path, start: datetime, game: str | None) -> RunSpec:
+    if game and game != truth.game:
+        raise RunError(f"{gt_path}: field game: {truth.game!r}, but --game {game!r} was given")
+    settings = game_module(truth.game).Settings(**truth.settings)
+    return RunSpec(truth.game, truth.table_id, video, layout_for(truth.game), np.asarray(truth.homography),
+                   truth.fps, settings, start, truth_path=gt_path)
+
+
+def vision_changes(spec: RunSpec, detector: Any | None = None) -> tuple[Iterator[tuple[int, float, list]], Any, int]:
+    """(frame index, timestamp, changes) for each frame; the pipeline; the frame count (0 if unknown)."""
+    from pipelines.vision.capture import FrameSource
+    from pipelines.vision.pipeline import VisionPipeline
+
+    if spec.config is not None:
+        pipe = VisionPipeline(spec.config, detector)
+    else:
+        pipe = VisionPipeline((spec.layout, spec.homography), detector)
+    import cv2
+
+    source = FrameSource(str(spec.video), fps=spec.fps or None)
+    cap = cv2.VideoCapture(str(spec.video))  # only to size the progress bar and read the frame rate
+    total = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
+    if not spec.fps:
+        spec.fps = float(cap.get(cv2.CAP_PROP_FPS) or 10.0)
+    cap.release()
+    return pipe.run(source), pipe, total
+
+
+def rounds_from_changes(spec: RunSpec, stream: Iterable[tuple[int, float, list]],
+                        on_round: Callable[[Round], None] | None = None,
+                        on_frame: Callable[[int], None] | None = None) -> list[Round]:
+    machine = machine_for(spec.game, spec.table_id, spec.settings, fps=spec.fps or 10.0,
+                          session_start=spec.session_start)
+    out: list[Round] = []
+
+    def done(rounds: list[Round]) -> None:
+        for r in rounds:
+            out.append(r)
+            if on_round:
+                on_round(r)
+
+    for index, _, changes in stream:
+        done(machine.feed(changes))
+        if on_frame:
+            on_frame(index)
+    done(machine.finish())
+    return out
+
+
+def publish_round(bus: Any, rnd: Round) -> None:
+    """Events, then the round, keyed by table (validated by the bus before they leave)."""
+    from pipelines.bus.topics import ROUNDS, TABLE_EVENTS
+
+    for ev in rnd.events:
+        bus.publish(TABLE_EVENTS, rnd.table_id, ev)
+    bus.publish(ROUNDS, rnd.table_id, rnd)
+
+
+def summary(rounds: list[Round], flags: list[Any]) -> dict[str, Any]:
+    """Rounds by status, flags by type, and the house's hold over what was observed."""
+    drop = sum(w.amount for r in rounds for w in r.wagers)
+    win = 0.0
+    for r in rounds:
+        amounts = {(w.seat, w.spot, w.hand): w.amount for w in r.wagers}
+        for s in r.settlements:
+            if s.outcome == "win":
+                win -= s.paid
+            elif s.outcome == "lose":
+                win += amounts.get((s.seat, s.spot, s.hand), 0.0)
+    return {
+        "rounds": len(rounds),
+        "status": dict(Counter(r.status for r in rounds)),
+        "flags": dict(Counter(f.type for f in flags)),
+        "drop": round(drop, 2),
+        "win": round(win, 2),
+        "hold_pct": round(100 * win / drop, 2) if drop else None,
+    }
