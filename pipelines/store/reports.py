@@ -16,16 +16,20 @@ from .db import Store
 DIMENSIONS = {"table": "table_id", "game": "game", "shift": "shift", "dealer": "dealer_id", "day": "shift_date"}
 Z95 = 1.959964
 
+# Per round: its dealer (the round's own, else the table's assignment that began most recently before the
+# round and had not ended: an ASOF join, not a lookup per round), shift and shift date. Materialised:
+# every part of a report reads it.
 ROUND_FACTS = """
-round_facts AS (
+round_facts AS MATERIALIZED (
     SELECT r.round_id, r.table_id, r.game, r.started_at, coalesce(r.ended_at, r.started_at) AS ended_at,
-        coalesce(r.dealer_id, (SELECT min(da.dealer_id) FROM dealer_assignments da
-            WHERE da.table_id = r.table_id AND r.started_at >= da.from_ts AND r.started_at < da.to_ts),
-            'unassigned') AS dealer_id,
+        coalesce(r.dealer_id, CASE WHEN r.started_at < da.to_ts THEN da.dealer_id END, 'unassigned')
+            AS dealer_id,
         s.shift,
         CASE WHEN s.starts >= s.ends AND r.started_at::TIME < s.ends
              THEN (r.started_at::DATE - 1) ELSE r.started_at::DATE END AS shift_date
-    FROM rounds r JOIN shifts s ON (
+    FROM rounds r
+    ASOF LEFT JOIN dealer_assignments da ON da.table_id = r.table_id AND r.started_at >= da.from_ts
+    JOIN shifts s ON (
         (s.starts < s.ends AND r.started_at::TIME >= s.starts AND r.started_at::TIME < s.ends)
         OR (s.starts >= s.ends AND (r.started_at::TIME >= s.starts OR r.started_at::TIME < s.ends)))
     WHERE r.started_at >= $start AND r.started_at < $end
