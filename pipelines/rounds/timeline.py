@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from pipelines.vision.observe import ZoneState
 
+STAGE_FRAMES = 10  # steps of one direction this close together are one change seen in stages
 NOISE_FRAMES = 20  # a stack that dips and comes back to the same total within this many frames was hidden
 
 
@@ -115,7 +116,16 @@ class ChipZone:
                         changed = True
                         break
             # consecutive equal totals carry nothing
-            inst.steps = [s for i, s in enumerate(steps) if i == 0 or s[1] != steps[i - 1][1]]
+            steps = [s for i, s in enumerate(steps) if i == 0 or s[1] != steps[i - 1][1]]
+            # a stack revealed (or covered) in stages is one change: keep the run's end
+            i = 1
+            while i < len(steps) - 1:
+                up = steps[i][1] > steps[i - 1][1]
+                if (steps[i + 1][1] > steps[i][1]) == up and steps[i + 1][0] - steps[i][0] <= STAGE_FRAMES:
+                    del steps[i]
+                else:
+                    i += 1
+            inst.steps = steps
 
 
 @dataclass

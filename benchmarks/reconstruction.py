@@ -1,0 +1,88 @@
+"""Round reconstruction accuracy: simulated sessions of every game against their ground truth.
+
+Per game, a session on held-out seeds (never used for detector training or tests) is reconstructed and
+each true round is classed exact (every card the camera could see, wager, decision and observed
+settlement agree), wrong, or incomplete (the machine said it was unsure). See pipelines/rounds/compare.py.
+
+  --mode perfect   the simulator's scenes through ZoneMapper.observe_scene (what the camera would label,
+                   occlusions included) and the ZoneTracker: no rendering, no detector
+  --mode video     rendered frames through the detector (slow; use --rounds)
+
+    python benchmarks/reconstruction.py --mode perfect --rounds 50 --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pipelines.games.layout import layout_for
+from pipelines.games.round import GAME_IDS
+from pipelines.rounds.compare import compare_rounds, tally
+
+HELD_OUT_SEED = 9001  # seeds from here on are used by no test and no training set
+
+
+def perfect(game: str, rounds: int, seed: int, fault_rate: float) -> tuple[list, list]:
+    from pipelines.rounds.perfect import rounds_from_scenes
+    from pipelines.sim.camera import Camera
+    from pipelines.sim.session import script_session
+
+    scripted, settings = script_session(game, rounds, seed, fault_rate)
+    layout = layout_for(game)
+    camera = Camera.overhead(layout, np.random.default_rng([seed, 1]))  # as simulate_session draws it
+    scenes = [s for r in scripted for s in r.scenes]
+    got = rounds_from_scenes(game, scenes, layout, camera.H, settings=settings, frame_size=camera.size)
+    return got, [r.round for r in scripted]
+
+
+def video(game: str, rounds: int, seed: int, fault_rate: float) -> tuple[list, list]:
+    from pipelines.rounds.run import rounds_from_changes, spec_from, vision_changes
+    from pipelines.sim.session import simulate_session
+
+    with tempfile.TemporaryDirectory() as tmp:
+        truth = simulate_session(game, rounds, seed, tmp, fault_rate, progress=False)
+        spec = spec_from(tmp)
+        stream, _, _ = vision_changes(spec)
+        got = rounds_from_changes(spec, stream)
+    return got, truth.rounds
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--mode", choices=("perfect", "video"), default="perfect")
+    ap.add_argument("--rounds", type=int, default=50, help="rounds per game")
+    ap.add_argument("--games", nargs="*", default=list(GAME_IDS))
+    ap.add_argument("--seed", type=int, default=HELD_OUT_SEED)
+    ap.add_argument("--faults", type=float, default=0.2, help="per-round rate of each fault type")
+    ap.add_argument("--show", type=int, default=3, help="print up to N non-exact rounds per game with why")
+    ap.add_argument("--json", action="store_true", help="end with one JSON object line")
+    args = ap.parse_args(argv)
+    run = perfect if args.mode == "perfect" else video
+    per_game: dict[str, dict[str, int]] = {}
+    for i, game in enumerate(args.games):
+        t0 = time.perf_counter()
+        got, truth = run(game, args.rounds, args.seed + i, args.faults)
+        verdicts = compare_rounds(got, truth)
+        per_game[game] = tally(verdicts)
+        t = per_game[game]
+        print(f"{game:15s} {args.mode}: {t['rounds']} rounds, exact {t['exact']} "
+              f"({100 * t['exact'] / max(1, t['rounds']):.1f} %), wrong {t['wrong']}, "
+              f"incomplete {t['incomplete']}  [{time.perf_counter() - t0:.0f} s]")
+        for v in [v for v in verdicts if v.result != "exact"][:args.show]:
+            print(f"    {v.result:10s} {v.round_id}: {v.why[:300]}")
+    if args.json:
+        print(json.dumps({"mode": args.mode, "seed": args.seed, "faults": args.faults, "per_game": per_game}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
