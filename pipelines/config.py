@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from pipelines.games.registry import game_module
 from pipelines.games.round import GameId
+from pipelines.games.validation import describe
 
 
 class ConfigError(ValueError):
@@ -75,13 +76,6 @@ class TableConfig(BaseModel):
         return game_module(self.game).Settings(**self.settings)
 
 
-def _errors(e: ValidationError) -> str:
-    return "; ".join(
-        f"field {'.'.join(str(p) for p in err['loc']) or '(root)'}: {err['msg']} (got {err.get('input')!r})"
-        for err in e.errors()
-    )
-
-
 def load_table_config(path: str | Path) -> TableConfig:
     path = Path(path)
     try:
@@ -95,11 +89,11 @@ def load_table_config(path: str | Path) -> TableConfig:
     try:
         cfg = TableConfig.model_validate(data)
     except ValidationError as e:
-        raise ConfigError(f"{path}: {_errors(e)}") from e
+        raise ConfigError(f"{path}: {describe(e)}") from e
     try:
         cfg.game_settings()
     except ValidationError as e:
-        raise ConfigError(f"{path}: settings for {cfg.game}: {_errors(e)}") from e
+        raise ConfigError(f"{path}: settings for {cfg.game}: {describe(e)}") from e
     src = cfg.camera.source
     if not ("://" in src or src.isdigit() or Path(src).is_absolute()):
         cfg.camera.source = str((path.parent / src).resolve())  # relative to the config file

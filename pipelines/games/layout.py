@@ -23,6 +23,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .round import GameId
+from .validation import describe
 
 LAYOUT_DIR = Path(__file__).parent / "layouts"
 
@@ -78,10 +79,7 @@ def load_layout_file(path: Path) -> Layout:
     try:
         return Layout.model_validate(data)
     except ValidationError as e:
-        problems = "; ".join(
-            f"field {'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in e.errors()
-        )
-        raise LayoutError(f"{path}: {problems}") from e
+        raise LayoutError(f"{path}: {describe(e)}") from e
 
 
 @cache

@@ -14,6 +14,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .round import GameId
+from .validation import describe
 
 PAYTABLE_DIR = Path(__file__).parent / "paytables"
 
@@ -57,11 +58,7 @@ def load_paytable_file(path: Path) -> Paytable:
     try:
         return Paytable.model_validate(data)
     except ValidationError as e:
-        problems = "; ".join(
-            f"field {'.'.join(str(p) for p in err['loc'])}: {err['msg']} (got {err.get('input')!r})"
-            for err in e.errors()
-        )
-        raise PaytableError(f"{path}: {problems}") from e
+        raise PaytableError(f"{path}: {describe(e)}") from e
 
 
 @cache

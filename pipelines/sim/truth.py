@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from pipelines.games.round import GameId, Round
+from pipelines.games.validation import describe
 
 from .faults import Fault
 
@@ -65,19 +66,10 @@ class GroundTruth(BaseModel):
         try:
             return cls.model_validate(data)
         except ValidationError as e:
-            problems = "; ".join(
-                f"field {'.'.join(str(p) for p in err['loc'])}: {err['msg']} (got {_short(err.get('input'))})"
-                for err in e.errors()
-            )
-            raise GroundTruthError(f"{path}: {problems}") from e
+            raise GroundTruthError(f"{path}: {describe(e)}") from e
 
     def faults_of(self, round_id: str) -> list[Fault]:
         return [f for f in self.faults if f.round_id == round_id]
-
-
-def _short(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def schema() -> dict[str, Any]:
