@@ -25,14 +25,16 @@ from .faults import FAULT_TYPES
 @click.option("--width", default=1280, show_default=True, type=click.IntRange(min=64))
 @click.option("--height", default=720, show_default=True, type=click.IntRange(min=64))
 @click.option("--no-render", is_flag=True, help="ground truth only, no video")
+@click.option("--clean", is_flag=True, help="no camera noise or compression (a much smaller video)")
 @click.option("--json", "as_json", is_flag=True, help="end with one JSON object")
 def simulate(game: str, rounds: int, seed: int, out_dir: Path, fault_rate: float, dataset_every: int | None,
-             fps: int, table_id: str, width: int, height: int, no_render: bool, as_json: bool) -> None:
+             fps: int, table_id: str, width: int, height: int, no_render: bool, clean: bool, as_json: bool) -> None:
     """Simulate a table: scripted rounds rendered to video, with ground truth and injected faults."""
     from .session import TRUTH_NAME, simulate_session
 
     truth = simulate_session(game, rounds, seed, out_dir, fault_rate, fps=fps, table_id=table_id,
-                             size=(width, height), dataset_every=dataset_every, render=not no_render)
+                             size=(width, height), dataset_every=dataset_every, render=not no_render,
+                             effects=not clean)
     by_type: dict[str, int] = {}
     for f in truth.faults:
         by_type[f.type] = by_type.get(f.type, 0) + 1
