@@ -18,6 +18,7 @@ COMMANDS = [
     ("pipelines.store.cli", "flags"),
     ("pipelines.store.cli", "replay"),
     ("pipelines.store.cli", "import_csv"),
+    ("pipelines.store.cli", "sink"),
     ("dashboards.cli", "serve"),
     ("dashboards.cli", "demo"),
 ]

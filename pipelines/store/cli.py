@@ -221,3 +221,33 @@ def import_csv(kind: str, path: str, db: str) -> None:
             click.echo(f"error: {e}", err=True)
             sys.exit(2)
     click.echo(f"imported {n} {kind} row(s) from {path}")
+
+
+@click.command()
+@click.option("--db", required=True, help="DuckDB store (this process is its one writer)")
+@click.option("--kafka", "bootstrap", required=True, help="HOST:PORT of the Kafka bootstrap server")
+@click.option("--group", default="store", show_default=True, help="consumer group")
+@click.option("--settings", type=click.Path(exists=True, dir_okay=False), help="table settings YAML/JSON")
+def sink(db: str, bootstrap: str, group: str, settings: str | None) -> None:
+    """Consume "rounds" and "flags" from Kafka into the store until stopped (Ctrl-C / SIGTERM).
+
+    Each record is written (idempotently, by round_id / flag_id) before its offset is committed, so a
+    crash redelivers rather than loses; a message that does not validate goes to the dead letters."""
+    import signal
+    import threading
+
+    from pipelines.bus import KafkaBus
+    from pipelines.reconcile import load_table_settings
+
+    from .sink import TOPICS, run_sink
+
+    table_settings = load_table_settings(settings) if settings else None
+    store = _open(db)
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    bus = KafkaBus(bootstrap)
+    click.echo(f"sinking {', '.join(TOPICS)} from {bootstrap} into {db} (group {group})")
+    totals = run_sink(store, bus, group, stop, table_settings)
+    bus.close()
+    click.echo(json.dumps(totals))

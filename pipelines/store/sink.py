@@ -84,3 +84,22 @@ def consume(store: Store, messages: Iterable[Message], settings_by_table: dict[s
             flush()
     flush()
     return counts
+
+
+def run_sink(store: Store, bus: Any, group: str, stop: Any, settings_by_table: dict[str, Any] | None = None,
+             totals: dict[str, int] | None = None) -> dict[str, int]:
+    """Live sink: each record written (idempotently) before its offset is committed, until `stop` is set.
+    `totals` (updated as records arrive) lets a supervisor watch progress."""
+    from pipelines.bus import consume_forever
+
+    totals = totals if totals is not None else {}
+    for key in ("rounds", "flags", "dead_letters"):
+        totals.setdefault(key, 0)
+
+    def handle(record: Any) -> None:
+        value = record.value.model_dump(mode="json") if hasattr(record.value, "model_dump") else record.value
+        for k, v in consume(store, [Message(record.topic, record.key, value)], settings_by_table).items():
+            totals[k] += v
+
+    consume_forever(bus, list(TOPICS), group, handle, stop)
+    return totals
