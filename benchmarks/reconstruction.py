@@ -68,8 +68,10 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     run = perfect if args.mode == "perfect" else video
     per_game: dict[str, dict[str, int]] = {}
-    for i, game in enumerate(args.games):
+    for game in args.games:
         t0 = time.perf_counter()
+        # Each game's seed follows from its place in GAME_IDS, so --games X reproduces the full run's X.
+        i = GAME_IDS.index(game) if game in GAME_IDS else len(GAME_IDS)
         got, truth = run(game, args.rounds, args.seed + i, args.faults)
         verdicts = compare_rounds(got, truth)
         per_game[game] = tally(verdicts)

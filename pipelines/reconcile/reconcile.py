@@ -95,12 +95,19 @@ def flag_frames(frames: RoundFrames, expected: pl.DataFrame, unsettled: list[str
         deck_back_flags(frames.cards, rounds),
     ]
     flags = pl.concat([p.select(list(FLAG_SCHEMA)) for p in parts])
-    flags = _merge_same_identity(flags)
+    flags = _review_when_incomplete(_merge_same_identity(flags), rounds)
     meta = ["round_id", "table_id", "game", "started_at"]
     j = j.with_columns(rounds[c].gather(j["rid"]) for c in meta).with_columns(
         pl.col("exp_outcome", "obs_outcome").cast(pl.Utf8))
     flags = flags.with_columns(rounds[c].gather(flags["rid"]) for c in meta)
     return j.select(WAGER_COLUMNS), flags
+
+
+def _review_when_incomplete(flags: pl.DataFrame, rounds: pl.DataFrame) -> pl.DataFrame:
+    """A round the machine called incomplete was not fully seen: whatever it raises is for review,
+    never a hard flag (the status already folds in every uncertain observation of the round)."""
+    unsure = rounds.select(pl.col("status") == "incomplete").to_series()
+    return flags.with_columns(uncertain=pl.col("uncertain").fill_null(False) | unsure.gather(flags["rid"]))
 
 
 def _merge_same_identity(flags: pl.DataFrame) -> pl.DataFrame:

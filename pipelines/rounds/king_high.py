@@ -11,7 +11,7 @@ settled when they end, as in every game: taken, paid, or left until the table is
 from __future__ import annotations
 
 from pipelines.games.round import DealtCard
-from pipelines.vision.observe import ZoneState
+from pipelines.vision.observe import ZoneChange, ZoneState
 
 from .machine import LiveRound, RoundMachine, WagerSeen
 from .timeline import ChipInstance, Slot
@@ -30,9 +30,33 @@ class KingHighMachine(RoundMachine):
 
     def card_state(self, ref: ZoneRef, state: ZoneState) -> ZoneState:
         if ref.area == "board" and ref.sub != "action":  # a holding box: only burns are dealt there
-            return ZoneState(cards=tuple(c for c in state.cards if not c[1]), chip_total=0.0,
-                             uncertain=state.uncertain)
+            down = [i for i, c in enumerate(state.cards) if not c[1]]
+            backs = tuple(state.backs[i] for i in down) if state.backs else ()
+            return ZoneState(cards=tuple(state.cards[i] for i in down), chip_total=0.0,
+                             uncertain=state.uncertain, backs=backs)
         return state
+
+    def _apply(self, live: LiveRound, ch: ZoneChange) -> None:
+        """A face-up card on holding box k is action card k moved on: a later action card of the same
+        identity (six decks) is then a new card, not that one seen again. The dealer's hand resting over
+        the holding boxes can hide card k there until card k+1 is already in the action box: a card
+        that came into the emptied box after card k then is new as well, dated to when it came."""
+        super()._apply(live, ch)
+        ref = parse_zone(ch.zone)
+        sub = ref.sub or ""
+        if ref.area != "board" or not sub.startswith("card") or not sub[4:].isdigit():
+            return
+        k = int(sub[4:])
+        action = live.cards.get("board.action")
+        if action is None or len(action.slots) < k or action.moved_on >= k or not any(
+                up for _, up in ch.after.cards):
+            return
+        action.moved_on = k
+        since = action.visible_since
+        left = [f for f in action.emptied if f > action.slots[k - 1].frame]
+        if len(action.slots) == k and action.visible and left and since is not None and since > left[-1]:
+            state = self.card_state(parse_zone(action.name), live.states["board.action"])
+            action.update(since, state, next_seq=sum(len(z.slots) for z in live.cards.values()))
 
     def owner_of(self, slot: Slot) -> str | None:
         ref = parse_zone(slot.zone)

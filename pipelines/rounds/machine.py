@@ -89,6 +89,7 @@ class RoundMachine:
 
     game: str = ""
     round_spots: tuple[str, ...] = ()  # spots wagered before the deal; others are placed during play
+    cards_in_table_order = False  # cards first seen together keep the order they lie in (rows dealt left to right)
 
     def __init__(self, table_id: str, settings: Any | None = None, *, fps: float = 10.0,
                  session_start: datetime | None = None, dealer_id: str | None = None) -> None:
@@ -146,7 +147,8 @@ class RoundMachine:
         if ref.area in ("cards", "dealer", "board") and ref.sub not in ("tray", "shoe"):
             state = self.card_state(ref, ch.after)
             zone = live.cards.setdefault(ch.zone, CardZone(ch.zone))
-            zone.update(ch.frame, state, next_seq=sum(len(z.slots) for z in live.cards.values()))
+            zone.update(ch.frame, state, next_seq=sum(len(z.slots) for z in live.cards.values()),
+                        table_order=self.cards_in_table_order)
             if any(live.states[n].cards for n in live.cards if n in live.states):
                 live.cleared = None
             elif live.slots and live.cleared is None:
@@ -246,7 +248,7 @@ class RoundMachine:
             if owner is None:
                 continue
             out.append(DealtCard(seq=len(out), owner=owner, card=slot.card, face_up=slot.face_up,
-                                 frame=slot.frame, uncertain=slot.uncertain))
+                                 back=slot.back, frame=slot.frame, uncertain=slot.uncertain))
         return out
 
     def _wagers(self, live: LiveRound, closes: list[int]) -> list[WagerSeen]:

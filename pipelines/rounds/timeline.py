@@ -28,6 +28,7 @@ class Slot:
     frame: int
     exposed_frame: int | None = None
     uncertain: bool = False
+    back: str | None = None  # back colour, where the tracker saw one
 
     @property
     def seen(self) -> bool:
@@ -137,46 +138,68 @@ class CardZone:
     visible: tuple[tuple[str | None, bool], ...] = ()
     empty_since: int | None = None
     emptied: list[int] = field(default_factory=list)  # frames at which the area was seen empty
+    # Slots before this index have left the area (a game machine saw them arrive elsewhere, e.g. a King
+    # High action card on its holding box): a card of the same identity seen here later is a new card.
+    moved_on: int = 0
+    visible_since: int | None = None  # frame of the last confirmed change of what the area shows
+
+    @property
+    def present(self) -> list[Slot]:
+        return self.slots[self.moved_on:]
 
     def known(self) -> Counter:
-        return Counter(s.card for s in self.slots if s.card is not None)
+        return Counter(s.card for s in self.present if s.card is not None)
 
     def face_down_left(self) -> list[Slot]:
-        return [s for s in self.slots if s.card is None]
+        return [s for s in self.present if s.card is None]
 
-    def update(self, frame: int, state: ZoneState, next_seq: int) -> tuple[list[Slot], list[Slot]]:
-        """Apply a new confirmed state. Returns (new slots, slots exposed now)."""
-        self.visible = state.cards
+    def update(self, frame: int, state: ZoneState, next_seq: int, table_order: bool = False
+               ) -> tuple[list[Slot], list[Slot]]:
+        """Apply a new confirmed state. Returns (new slots, slots exposed now). Cards first seen in one
+        update are new face-up ones then face-down ones, or with `table_order` as they lie (a row dealt
+        left to right, some face up)."""
+        self.visible, self.visible_since = state.cards, frame
         self.empty_since = frame if not state.cards else None
         if not state.cards:
             self.emptied.append(frame)
         down_seen = sum(1 for c, up in state.cards if not up or c is None)
         seen = Counter(c for c, up in state.cards if up and c is not None)
         known = self.known()
-        new: list[Slot] = []
         exposed: list[Slot] = []
+        backs = state.backs or (None,) * len(state.cards)
         # Identities not yet accounted for, in table order (the order a dealer turns a row over).
-        fresh: list[str] = []
-        for c, up in state.cards:
-            if up and c is not None and seen[c] > known[c] + fresh.count(c):
-                fresh.append(c)
+        fresh: list[tuple[int, str]] = []
+        down_at: list[int] = []
+        for pos, (c, up) in enumerate(state.cards):
+            if not up or c is None:
+                down_at.append(pos)
+            elif seen[c] > known[c] + sum(1 for _, f in fresh if f == c):
+                fresh.append((pos, c))
         hidden_down = self.face_down_left()
-        for c in fresh:
+        added: list[tuple[int, Slot]] = []
+        for pos, c in fresh:
             # A face-down card no longer seen face down, and one more face-up card: it was turned over.
             if len(hidden_down) > down_seen:
                 slot = hidden_down.pop(0)
                 slot.card, slot.exposed_frame = c, frame
                 slot.uncertain |= state.uncertain
+                slot.back = slot.back or backs[pos]
                 exposed.append(slot)
             else:
-                slot = Slot(next_seq + len(new), self.name, c, True, frame, uncertain=state.uncertain)
-                new.append(slot)
-        for _ in range(max(0, down_seen - len(hidden_down))):
-            new.append(Slot(next_seq + len(new), self.name, None, False, frame, uncertain=state.uncertain))
+                added.append((pos, Slot(0, self.name, c, True, frame, uncertain=state.uncertain, back=backs[pos])))
+        more_down = max(0, down_seen - len(hidden_down))
+        for pos in down_at[len(down_at) - more_down:] if more_down else []:  # dealt left to right: new ones last
+            added.append((pos, Slot(0, self.name, None, False, frame, uncertain=state.uncertain, back=backs[pos])))
+        if table_order:
+            added.sort(key=lambda t: t[0])
+        new = [slot for _, slot in added]
+        for i, slot in enumerate(new):
+            slot.seq = next_seq + i
         self.slots.extend(new)
         # A full face-up view fixes the order: cards lie in the order they were dealt.
         full = [c for c, up in state.cards if up and c is not None]
-        if len(full) == len(self.slots) == len(state.cards) and Counter(full) == self.known():
-            for slot, c in zip(self.slots, full, strict=True):
+        present = self.present
+        if len(full) == len(present) == len(state.cards) and Counter(full) == self.known():
+            for slot, c in zip(present, full, strict=True):
                 slot.card = c
         return new, exposed

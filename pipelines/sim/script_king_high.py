@@ -19,10 +19,21 @@ from pipelines.games.settlement import Settlement
 from pipelines.games.shoe import Shoe
 
 from .faults import FaultDraft
+from .scene import CARD_H_MM, CARD_W_MM
 from .script_base import GameScript, Take, pick_amount
 
 CARDS = 5
 SUIT_CHOICES = "cdhs"
+# A burn pile is squared loosely: each burn lands a little down and to the right of the one before, so
+# an overhead camera sees every card's corner (less than the renderer's 60 % hidden limit is covered).
+BURN_STEP_MM = (0.25 * CARD_W_MM, 0.25 * CARD_H_MM)
+PAYOUT_DWELL_S = 0.4  # the last payout of an action round is in view before the wagers go back
+
+
+def burn_xy(box: tuple[float, float], i: int, n: int) -> tuple[float, float]:
+    """Where burn i of n lands in a holding box: fanned about the box's centre."""
+    off = i - (n - 1) / 2
+    return box[0] + off * BURN_STEP_MM[0], box[1] + off * BURN_STEP_MM[1]
 
 
 def _streak_end(board: list[str], spot: str) -> int:
@@ -149,7 +160,8 @@ class KingHighScript(GameScript):
             take.event("bets_closed", take.emit(), hand=k)
             burned, card = dealt[k]
             for i, b in enumerate(burned):
-                dc = take.deal(f"burn{k}.{i}", "burn", b, holding[k - 1], face_up=False)
+                dc = take.deal(f"burn{k}.{i}", "burn", b, burn_xy(holding[k - 1], i, len(burned)),
+                               face_up=False)
                 if draft and k == misdeal_card:
                     draft.mark(dc.frame)
             if draft and k == misdeal_card and not burned:
@@ -163,6 +175,9 @@ class KingHighScript(GameScript):
                                  self.paid_xy(take, x.seat, x.spot, x.hand))
                 if no_base and step.key == (no_base.seat, no_base.spot, no_base.hand):
                     no_base.mark(take.frame)
+            if step_phases[k - 1]:  # the dealer's hand leaves the last payout before anything goes back
+                take.withdraw()
+                take.pause(PAYOUT_DWELL_S)
             # Action wagers still on the layout (winners, standoffs) and their payouts go back.
             for name in [n for n in take.chips if n.endswith(f":{k}") and n.split(":")[2] in
                          ("high", "low", "suit", "seven")]:

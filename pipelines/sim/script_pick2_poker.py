@@ -155,6 +155,7 @@ class Pick2PokerScript(GameScript):
         for i, slot in enumerate(slots["dealer"]):
             if i != exposed:
                 take.expose(slot, "dealer")
+        take.withdraw()  # the hand leaves the last card turned over, so the table sees the whole hand
         take.pause(0.5)
         shown: set[int] = set()
         for step in phases[1]:

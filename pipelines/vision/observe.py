@@ -41,6 +41,9 @@ class ZoneState:
     cards: tuple[tuple[str | None, bool], ...] = ()  # (card or None, face_up)
     chip_total: float = 0.0
     uncertain: bool = False
+    # Back colour of each card, in the order of `cards` (None where no back was seen), or () when no
+    # back was seen at all: a wrong deck in a two-deck rotation shows only here.
+    backs: tuple[str | None, ...] = ()
 
     @property
     def empty(self) -> bool:

@@ -9,6 +9,7 @@
   readings over all frames (ties keep the earlier answer), so one misread frame changes nothing. When a
   confirmed card's majority identity changes later, that is reported as a change too.
 - Uncertain observations (below the detector's confidence) make the state `uncertain`.
+- Each card keeps the back colour it showed most often (`ZoneState.backs`), also once turned face up.
 """
 
 from __future__ import annotations
@@ -47,6 +48,11 @@ class _CardTrack:
                 self.identity = next(k for k, v in self.votes.items() if v == top)
         if c.back:
             self.backs[c.back] += 1
+
+    @property
+    def back(self) -> str | None:
+        """The back colour seen most often (ties keep the earlier one), None if never seen."""
+        return self.backs.most_common(1)[0][0] if self.backs else None
 
 
 @dataclass
@@ -132,7 +138,9 @@ class ZoneTracker:
     def _state(self, zone: _Zone, sig: Signature, uncertain: bool) -> ZoneState:
         cards = tuple((zone.tracks[tid].identity if up else None, up) for tid, up in sig[0])
         unread = any(up and zone.tracks[tid].identity is None for tid, up in sig[0])
-        return ZoneState(cards=cards, chip_total=sig[1], uncertain=uncertain or unread)
+        backs = tuple(zone.tracks[tid].back for tid, _ in sig[0])
+        return ZoneState(cards=cards, chip_total=sig[1], uncertain=uncertain or unread,
+                         backs=backs if any(backs) else ())
 
     def _is_loss(self, stable: Signature, new: Signature) -> bool:
         """New contents are the stable ones with something missing: what a covering hand looks like."""

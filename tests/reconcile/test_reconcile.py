@@ -82,6 +82,16 @@ def test_uncertain_observation_gives_review_flag():
     assert [f.kind for f in flags] == ["review"]
 
 
+def test_incomplete_round_gives_only_review_flags():
+    r = clean_round(status="incomplete", notes=["seat 1 bonus: payout not seen"])
+    r.settlements[2] = ObservedSettlement(seat=1, spot="bonus", outcome="win", paid=5, seq=3)
+    _, flags = run(r)
+    assert types(flags) == ["payout_error"]
+    assert all(f.kind == "review" and f.uncertain for f in flags)
+    _, same_complete = run(r.model_copy(update={"status": "complete", "notes": []}))
+    assert {f.kind for f in same_complete} == {"hard"}
+
+
 def test_procedure_order_limits_and_base_wager():
     r = clean_round()
     r.settlements[0].seq, r.settlements[2].seq = 3, 1  # a bonus paid before the losing ante was taken

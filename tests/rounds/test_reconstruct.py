@@ -7,8 +7,7 @@ import pytest
 from pipelines.games.round import Round
 from pipelines.rounds.compare import compare_rounds, differences, tally
 
-# (game, seed): short sessions whose rounds the camera can follow; King High's payouts of the last
-# winner of an action round stay under the dealer's hand in the simulator, so it may say incomplete.
+# (game, seed): short sessions whose rounds the camera can follow.
 CASES = [("3-card-monster", 11), ("pick-2-poker", 12), ("high-tie", 13), ("king-high", 12)]
 
 
@@ -20,8 +19,7 @@ def test_rounds_reconstruct_exactly_or_say_incomplete(reconstruct, game: str, se
     assert t["rounds"] == 3
     assert t["wrong"] == 0, [v.why for v in verdicts if v.result != "exact"]
     assert t["exact"] + t["incomplete"] == 3
-    if game != "king-high":
-        assert t["exact"] >= 2, [v.why for v in verdicts]
+    assert t["exact"] >= 2, [v.why for v in verdicts]
 
 
 @pytest.mark.parametrize(("game", "seed"), CASES)

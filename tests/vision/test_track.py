@@ -79,3 +79,15 @@ def test_pending_while_unconfirmed_and_bad_settings_fail():
         ZoneTracker(stable_frames=0)
     with pytest.raises(ValueError, match="removal_frames"):
         ZoneTracker(stable_frames=3, removal_frames=2)
+
+
+def test_state_carries_each_cards_back_colour_also_once_turned_over():
+    t = ZoneTracker(stable_frames=2)
+    down = ZoneObs(cards=[CardObs(None, face_up=False, back=b, x_mm=100.0 * i) for i, b in enumerate(("blue", "red"))])
+    turned = ZoneObs(cards=[CardObs("Ah", face_up=True, x_mm=0.0),
+                            CardObs(None, face_up=False, back="red", x_mm=100.0)])
+    _run(t, [{"seat1.cards": down}] * 3 + [{"seat1.cards": turned}] * 3)
+    assert t.states()["seat1.cards"].backs == ("blue", "red")
+    chips_only = ZoneTracker(stable_frames=1)
+    _run(chips_only, [{"seat1.ante": ZoneObs(chips=[5])}])
+    assert chips_only.states()["seat1.ante"].backs == ()
