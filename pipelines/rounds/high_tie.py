@@ -3,44 +3,172 @@
 Cards are dealt face up to the seats' card areas, the dealer's hole card face down; a burn card after a
 shuffle goes face down to the discard. Decisions are read from the cards and the spots: each card after
 a hand's first two is a hit (the last one a double when Double chips were placed), a live hand under 21
-that stops drawing stood, a two-card hand whose Main wager is taken before the dealer's hole card is
-turned over surrendered. A dealer blackjack ends the round before any decision. Split hands share one
-betting circle and one payout spot, so which hand was paid cannot be told from the chips: a split
-round is reported incomplete.
+that stops drawing stood.
+
+- Split: the second hand's wager stands in its own circle (`seatN.main.2`, paid at `seatN.main.2.paid`;
+  its double at `seatN.double.2`). The seat's two original cards stay "seat:N" (the first is hand 1's,
+  the second hand 2's); cards dealt after them into the split areas `seatN.cards.H` are "seat:N.H".
+- Surrender: the dealer collects a surrendered hand's cards at once, takes half the wager and returns
+  the rest. Read from a two-card hand whose cards left the layout while other cards were still out and
+  before its wager was settled, or whose Main was taken before the hole card was turned over.
+- A dealer blackjack ends the round before any decision.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import replace
+
 from pipelines.games.blackjack_hand import is_natural, total
 from pipelines.games.round import Decision, Round
 
-from .machine import LiveRound, RoundMachine, WagerSeen
-from .timeline import Slot
-from .zone_names import parse_zone
+from .machine import PAYOUT_LAG_S, LiveRound, RoundMachine, WagerSeen
+from .timeline import ChipInstance, Slot
+from .zone_names import ZoneRef, parse_zone
+
+SPLIT_HAND = ".2"  # suffix of the second split hand's betting spots
 
 
 class HighTieMachine(RoundMachine):
     game = "high-tie"
     round_spots = ("main", "side")
 
-    def owner_of(self, slot: Slot) -> str | None:
+    def __init__(self, *args: object, **kw: object) -> None:
+        super().__init__(*args, **kw)
+        self._owners: dict[int, str | None] = {}  # slot seq -> owner, for the round being closed
+        self._closing: LiveRound | None = None  # the round being closed
+
+    # ------------------------------------------------------------------------------- split hands
+
+    @staticmethod
+    def _split_seats(live: LiveRound) -> dict[int, int]:
+        """Seat -> the frame its second split wager was put down (the split), for seats that split."""
+        out = {}
+        for name, zone in live.chips.items():
+            ref = parse_zone(name)
+            if ref.area == "bet" and ref.spot == "main" + SPLIT_HAND and zone.instances and ref.seat:
+                out[ref.seat] = zone.instances[0].start
+        return out
+
+    def spot_of(self, ref: ZoneRef) -> tuple[str, str | None]:
+        spot = ref.spot or ""
+        return (spot.removesuffix(SPLIT_HAND), None)
+
+    def hand_of(self, ref: ZoneRef, inst: ChipInstance, closes: list[int], live: LiveRound) -> int:
+        spot = ref.spot or ""
+        if spot.endswith(SPLIT_HAND):
+            return 2
+        return 1 if spot in ("main", "double") and ref.seat in self._split_seats(live) else 0
+
+    def card_order(self, live: LiveRound) -> list[Slot]:
+        """Also decides each card's owner: nested areas repeat the cards of the seat's area."""
+        self._closing = live
+        split = self._split_seats(live)
+        fixed = {seat: self._originals(live, seat) for seat in split}
+        self._owners = {}
+        out = []
+        for slot in live.slots:
+            ref = parse_zone(slot.zone)
+            owner = self._owner(slot, live, split)
+            if ref.seat in fixed and ref.area == "cards" and ref.sub is None and owner is not None:
+                originals = fixed[ref.seat]
+                k = next(i for i, s in enumerate(live.cards[slot.zone].slots[:2]) if s is slot)
+                if originals is not None:
+                    slot = replace(slot, card=originals[k])
+            self._owners[slot.seq] = owner
+            out.append(slot)
+        return out
+
+    @staticmethod
+    def _split_areas(live: LiveRound, seat: int, split_at: int
+                     ) -> tuple[list[Slot], dict[int, list[Slot]], dict[int, list[Slot]]]:
+        """(the seat area's slots, per split hand the cards seen before the split wager, and after:
+        the dealer moves the pair apart, the player puts the second wager down, then cards are dealt)."""
+        parent = live.cards[f"seat{seat}.cards"].slots if f"seat{seat}.cards" in live.cards else []
+        before: dict[int, list[Slot]] = {}
+        after: dict[int, list[Slot]] = {}
+        for h in (1, 2):
+            zone = live.cards.get(f"seat{seat}.cards.{h}")
+            slots = zone.slots if zone is not None else []
+            before[h] = [s for s in slots if s.frame <= split_at]
+            after[h] = [s for s in slots if s.frame > split_at]
+        return parent, before, after
+
+    def _originals(self, live: LiveRound, seat: int) -> tuple[str, str] | None:
+        """The split pair, first card first. The seat's area re-reads its cards in table order once they
+        lie side by side, so after a split its first two slots may name a later card: the pair is what it
+        holds besides the new cards, and hand 2's card is the one seen in the second split area."""
+        parent, before, after = self._split_areas(live, seat, self._split_seats(live)[seat])
+        pair = Counter(s.card for s in parent if s.card) - Counter(s.card for h in (1, 2) for s in after[h])
+        if sum(pair.values()) != 2 or sum(len(after[h]) for h in (1, 2)) != len(parent) - 2:
+            live.note(f"seat {seat}: split, but the original pair cannot be told from the later cards")
+            return None
+        cards = sorted(pair.elements())
+        if cards[0] == cards[1]:
+            return cards[0], cards[1]
+        for h in (2, 1):
+            seen = {s.card for s in before[h]} & set(cards)
+            if len(seen) == 1:
+                mine = seen.pop()
+                other = cards[1] if mine == cards[0] else cards[0]
+                return (other, mine) if h == 2 else (mine, other)
+        live.note(f"seat {seat}: split, but which original card went to which hand was not seen")
+        return None
+
+    @staticmethod
+    def _owner(slot: Slot, live: LiveRound, split: dict[int, int]) -> str | None:
         ref = parse_zone(slot.zone)
-        if ref.area == "cards":
-            return f"seat:{ref.seat}" if ref.sub is None else None  # nested split areas repeat the cards
         if ref.area == "dealer":
             return "burn" if ref.sub == "discard" else "dealer"
-        return None
+        if ref.area != "cards" or ref.seat is None:
+            return None
+        parent = live.cards.get(f"seat{ref.seat}.cards")
+        if ref.sub is None:  # the seat's whole area holds every card it was dealt
+            if ref.seat in split and parent is not None and not any(slot is s for s in parent.slots[:2]):
+                return None  # a split hand's card: read from its own area
+            return f"seat:{ref.seat}"
+        if ref.seat not in split or slot.frame <= split[ref.seat]:
+            return None  # an original card seen in (or moved into) a split area
+        return f"seat:{ref.seat}.{ref.sub}"
+
+    def owner_of(self, slot: Slot) -> str | None:
+        if slot.seq in self._owners:
+            return self._owners[slot.seq]
+        ref = parse_zone(slot.zone)
+        if ref.area == "dealer":
+            return "burn" if ref.sub == "discard" else "dealer"
+        return f"seat:{ref.seat}" if ref.area == "cards" and ref.sub is None else None
+
+    def _in_dealer_order(self, done: list[WagerSeen], exp_order: dict[tuple[int, str, int], int]
+                         ) -> list[WagerSeen]:
+        """As the base machine, but a pair too close in time to order that was seen against the
+        manual's order is not silently put back in it: the dealer may have broken it (a procedure
+        flag), so the round says it is unsure."""
+        out = super()._in_dealer_order(done, exp_order)
+        lag = PAYOUT_LAG_S * self.fps
+        raw = sorted(done, key=lambda ws: (ws.settled_at or 0) - (lag if ws.outcome == "win" else 0.0))
+        if [ws.key for ws in raw] != [ws.key for ws in out] and self._closing is not None:
+            moved = [f"seat {ws.wager.seat} {ws.wager.spot}" for ws, o in zip(raw, out, strict=True) if ws is not o]
+            self._closing.note(f"settlements too close in time to order, seen against the manual's order: "
+                               f"{', '.join(moved)}")
+        return out
+
+    # ------------------------------------------------------------------------------- reading play
 
     def interpret(self, live: LiveRound, rnd: Round, seen: list[WagerSeen]) -> None:
         dealer = [c for c in rnd.cards if c.owner == "dealer"]
         if len(dealer) >= 2 and dealer[1].face_up and is_natural([c.card or "" for c in dealer[:2]]):
             live.note("the dealer's second card was first seen face up with a blackjack: turned over at "
                       "once after the peek, or dealt face up (a misdeal); the camera cannot tell which")
+        split = self._split_seats(live)
+        surrendered = {d.seat for d in rnd.decisions if d.action == "surrender"}
         for ws in seen:
-            main = ws.wager.spot == "main"
-            if main and any(b > a * 1.5 for _, a, b in ws.inst.changes_after(ws.lock)):
-                live.note(f"seat {ws.wager.seat}: the Main stack doubled during play (a split): split hands "
-                          "share one circle and one payout spot, so their settlements cannot be told apart")
+            if ws.wager.spot == "main" and ws.wager.seat in surrendered:
+                _drop_half_take(ws)
+        for seat in split:
+            originals = rnd.cards_of(f"seat:{seat}")
+            if len(originals) != 2 or not rnd.cards_of(f"seat:{seat}.1") or not rnd.cards_of(f"seat:{seat}.2"):
+                live.note(f"seat {seat}: a second split wager, but the cards do not show two split hands")
 
     def decisions(self, live: LiveRound, rnd: Round, seen: list[WagerSeen]) -> list[Decision]:
         dealer = rnd.cards_of("dealer")
@@ -48,28 +176,73 @@ class HighTieMachine(RoundMachine):
             return []
         hole = next((s for s in live.slots if self.owner_of(s) == "dealer" and not s.face_up), None)
         reveal = hole.exposed_frame if hole is not None else None
-        if reveal is None:  # the hole card was never face down: play ended with the last player card
-            reveal = max((c.frame or 0 for c in rnd.cards if c.owner.startswith("seat:")), default=None)
+        split = self._split_seats(live)
         out: list[Decision] = []
         for seat in sorted({ws.wager.seat for ws in seen if ws.wager.spot == "main"}):
+            def wager(spot: str, hand: int, seat: int = seat) -> WagerSeen | None:
+                return next((ws for ws in seen if ws.key == (seat, spot, hand)), None)
+
             cards = rnd.cards_of(f"seat:{seat}")
-            main = next(ws for ws in seen if ws.wager.seat == seat and ws.wager.spot == "main")
-            double = next((ws for ws in seen if ws.wager.seat == seat and ws.wager.spot == "double"), None)
+            frames = [c.frame for c in rnd.cards if c.owner == f"seat:{seat}"]
             if len(cards) < 2:
                 live.note(f"seat {seat}: {len(cards)} card(s) seen")
                 continue
+            if seat in split:
+                second = wager("main", 2)
+                out.append(Decision(seat=seat, action="split", hand=0, seq=len(out),
+                                    frame=second.inst.start if second else None))
+                aces = cards[0][0] == cards[1][0] == "A"  # split aces take one card each
+                for h in (1, 2):
+                    own = [c for c in rnd.cards if c.owner == f"seat:{seat}.{h}" and c.card]
+                    hand = [cards[h - 1], *(c.card for c in own)]
+                    if aces:
+                        if len(hand) != 2:
+                            live.note(f"seat {seat}: split aces, but hand {h} holds {len(hand)} cards")
+                        continue
+                    self._play(live, out, seat, h, hand, [None, *(c.frame for c in own)], wager("double", h))
+                continue
             if is_natural(cards):
                 continue
-            frames = [c.frame for c in rnd.cards if c.owner == f"seat:{seat}"]
-            for i in range(2, len(cards)):
-                act = "double" if double is not None and i == len(cards) - 1 else "hit"
-                out.append(Decision(seat=seat, action=act, seq=len(out), frame=frames[i]))
-            if double is not None and len(cards) != 3:
-                live.note(f"seat {seat}: doubled but holds {len(cards)} cards")
-            t = total(cards)
-            taken_early = main.inst.end is not None and reveal is not None and main.inst.end < reveal
-            if len(cards) == 2 and not t.bust and taken_early:
+            main = wager("main", 0)
+            double = wager("double", 0)
+            if len(cards) == 2 and main is not None and self._surrendered(live, seat, main, reveal):
                 out.append(Decision(seat=seat, action="surrender", seq=len(out), frame=main.inst.end))
-            elif double is None and t.value < 21:
-                out.append(Decision(seat=seat, action="stand", seq=len(out), frame=frames[-1]))
+                continue
+            self._play(live, out, seat, 0, cards, frames, double)
         return out
+
+    @staticmethod
+    def _play(live: LiveRound, out: list[Decision], seat: int, hand: int, cards: list[str],
+              frames: list[int | None], double: WagerSeen | None) -> None:
+        """Hits, a double, and a stand, read from one hand's cards."""
+        if any(total(cards[:i]).value >= 21 for i in range(2, len(cards))):
+            # e.g. a split whose second wager was not seen: its two hands' cards read as one
+            live.note(f"seat {seat} hand {hand}: cards dealt after the hand reached 21 or busted")
+        for i in range(2, len(cards)):
+            act = "double" if double is not None and i == len(cards) - 1 else "hit"
+            out.append(Decision(seat=seat, hand=hand, action=act, seq=len(out), frame=frames[i]))
+        if double is not None and len(cards) != 3:
+            live.note(f"seat {seat} hand {hand}: doubled but holds {len(cards)} cards")
+        if double is None and total(cards).value < 21:
+            out.append(Decision(seat=seat, hand=hand, action="stand", seq=len(out), frame=frames[-1]))
+
+    def _surrendered(self, live: LiveRound, seat: int, main: WagerSeen, reveal: int | None) -> bool:
+        if not getattr(self.settings, "surrender", True):
+            return False
+        paid = live.chips.get(f"seat{seat}.main.paid")
+        if paid is not None and any(p.start >= main.lock for p in paid.instances):
+            return False
+        area = live.cards.get(f"seat{seat}.cards")
+        gone = area.empty_since if area is not None else None
+        if gone is not None and live.cleared is not None and gone < live.cleared and (
+                main.inst.end is None or main.inst.end >= gone):
+            return True  # the cards were collected while play went on, before the wager was settled
+        return main.inst.end is not None and reveal is not None and main.inst.end < reveal
+
+
+def _drop_half_take(ws: WagerSeen) -> None:
+    """A surrendered Main falls to half (the dealer's take) before the rest goes back: that fall is
+    the settlement, not a pinch, so it is not reported as a change of the wager."""
+    steps = ws.inst.steps
+    if len(steps) >= 2 and abs((steps[-2][1] - steps[-1][1]) - ws.wager.amount / 2) < 0.01:
+        del steps[-1]

@@ -141,8 +141,12 @@ def high_tie() -> dict:
         Spec("cards.2", "cards", "rect", 70, -155, 136, 96, None),
         *_with_paid("insurance", "rect", -48, -250, 44, "INS", 96),
         *_with_paid("main", "circle", 0, 0, 84, None, -98),
+        # A split's second hand gets its own circle and payout spot (towards the player, under the
+        # first), so the two hands' wagers and settlements can be told apart; its double likewise.
+        *_with_paid("main.2", "circle", 0, 100, 84, None, -98),
         *_with_paid("side", "circle", 72, -62, 48, "HIGH TIE", 56),
         *_with_paid("double", "circle", 90, 10, 44, "DBL", 54),
+        *_with_paid("double.2", "circle", 90, 100, 44, "DBL", 54),
     ]
     zones = _seats(width, 6, 830, template, first_at_left=False, span_deg=(22, 158))
     zones += _dealer(

@@ -16,12 +16,12 @@ import random
 from dataclasses import dataclass, field
 
 from pipelines.games.blackjack_hand import card_points, is_natural, total
-from pipelines.games.round import DealtCard, Round, Wager
+from pipelines.games.round import DealtCard, FrameRange, ObservedSettlement, Round, Wager
 from pipelines.games.settlement import Settlement
 from pipelines.games.shoe import Shoe
 
-from .faults import FaultDraft
-from .script_base import GameScript, Take, decision, pick_amount, row_positions
+from .faults import FaultDraft, Step
+from .script_base import ACT_FRAMES, GameScript, Take, decision, pick_amount, row_positions
 
 
 def basic_action(cards: list[str], up: str, can_double: bool, can_split: bool, can_surrender: bool,
@@ -93,8 +93,52 @@ class HighTieScript(GameScript):
         self.fresh = True  # the shoe was just shuffled: burn a card
 
     def wager_xy(self, take: Take, seat: int, spot: str, hand: int = 0) -> tuple[float, float]:
-        x, y = take.zone_xy(f"seat{seat}.{spot}")
-        return (x + 48.0, y + 10.0) if hand == 2 else (x, y)
+        # A split's second hand has its own circle (and double spot): `seatN.main.2`, `seatN.double.2`.
+        return take.zone_xy(f"seat{seat}.{spot}.2" if hand == 2 else f"seat{seat}.{spot}")
+
+    def paid_xy(self, take: Take, seat: int, spot: str, hand: int = 0) -> tuple[float, float]:
+        return take.zone_xy(f"seat{seat}.{spot}.2.paid" if hand == 2 else f"seat{seat}.{spot}.paid")
+
+    def run_steps(self, take: Take, steps: list[Step]) -> None:
+        for step in steps:
+            if step.expected.line == "surrender" and step.outcome == "lose" and not step.leave:
+                self.surrender_step(take, step)
+            else:
+                super().run_steps(take, [step])
+
+    def surrender_step(self, take: Take, step: Step) -> None:
+        """A surrendered hand (its cards already collected): the dealer takes half the wager to the
+        tray, and the other half goes back to the player (off the layout)."""
+        seat, spot, hand = key = step.key
+        if step.change_to is not None:  # a pinch before the dealer gets there
+            frame = take.change_wager(key, step.change_to)
+            for f in step.faults:
+                f.mark(frame)
+            take.emit(2)
+        xy = self.wager_xy(take, seat, spot, hand)
+        on_table = take.wager_on_table(key)
+        lost = min(on_table, -step.expected.net)
+        take.reach(xy)
+        start = take.frame
+        name = f"w:{seat}:{spot}:{hand}"
+        take.put_chips(name, on_table - lost, xy)
+        frame = take.emit(ACT_FRAMES)
+        take.event("wager_collected", frame, seat=seat, spot=spot, hand=hand, before=on_table,
+                   after=on_table - lost)
+        take.reach(take.zone_xy("dealer.tray", take.home))
+        take.pause(0.4)  # the half left for the player stays in the circle a moment
+        if name in take.chips:
+            take.reach(xy)
+            take.chips.pop(name)
+            frame = take.emit(ACT_FRAMES)
+            take.event("wager_returned", frame, seat=seat, spot=spot, hand=hand, before=on_table - lost, after=0.0)
+        for f in step.faults:
+            f.mark(start)
+            f.mark(frame)
+        take.round.settlements.append(ObservedSettlement(
+            seat=seat, spot=spot, hand=hand, outcome="lose", paid=0.0, seq=take.settle_seq,
+            frames=FrameRange(start=start, end=frame)))
+        take.settle_seq += 1
 
     def script(self, rng: random.Random, take: Take, wanted: set[str], drafts: list[FaultDraft]
                ) -> list[Settlement]:
@@ -247,6 +291,9 @@ class HighTieScript(GameScript):
                     draft.mark(dc.frame)
                     draft.detail = f"hole card {c.card} dealt face up"
             elif kind == "peek" or kind == "reveal":
+                if kind == "peek":  # the dealer checks the hole card before turning a blackjack over
+                    take.withdraw()
+                    take.pause(0.5)
                 if misdeal == "dealer_card_exposed_early" and draft.end is not None and draft.end < take.frame:
                     draft.mark(take.frame)
                 if not take.cards["d1"].face_up:
@@ -260,6 +307,8 @@ class HighTieScript(GameScript):
                 frame = take.emit(3)
                 take.round.decisions.append(decision(seat, act, seq, frame, hand=hand))
                 take.event("decision", frame, seat=seat, hand=hand)
+                if act == "surrender":  # the dealer collects a surrendered hand's cards at once
+                    take.remove_cards(sorted(k for k in take.cards if k.startswith(f"s{seat}.0.")))
             elif kind == "split":
                 seat = op[1]
                 split_done.add(seat)
@@ -271,8 +320,10 @@ class HighTieScript(GameScript):
                 take.chips[f"w:{seat}:main:1"] = take.chips.pop(old)
                 main.hand = 1
                 take.wager_first_frame[(seat, "main", 1)] = take.wager_first_frame.pop((seat, "main", 0))
+                take.withdraw()  # the player puts the second wager down before the dealer deals on
                 take.place_wager(Wager(seat=seat, spot="main", hand=2, amount=main.amount),
                                  self.wager_xy(take, seat, "main", 2))
+                take.pause(0.3)
             elif kind in ("hit", "double"):
                 seat, hand = op[1:]
                 if kind == "double":

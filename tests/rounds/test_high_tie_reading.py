@@ -1,0 +1,56 @@
+"""High Tie through the perfect observation: split hands, surrenders and the peek read exactly."""
+
+from __future__ import annotations
+
+from pipelines.rounds.compare import compare_rounds, differences
+
+SEED = 10  # 3 rounds: a surrender and a split (tests/sim/test_high_tie_script.py)
+
+
+def _pair(scripted, got, action):
+    by_id = {r.round_id: r for r in got}
+    for s in scripted:
+        d = next((d for d in s.round.decisions if d.action == action), None)
+        if d is not None:
+            return s.round, by_id[s.round.round_id], d
+    raise AssertionError(f"no {action} in the session")
+
+
+def test_session_with_a_split_and_a_surrender_reconstructs_exactly(reconstruct):
+    scripted, got, _ = reconstruct("high-tie", 3, SEED)
+    verdicts = compare_rounds(got, [r.round for r in scripted])
+    assert [v.result for v in verdicts] == ["exact"] * 3, [v.why for v in verdicts]
+
+
+def test_split_hands_have_their_own_wagers_cards_and_settlements(reconstruct):
+    scripted, got, _ = reconstruct("high-tie", 3, SEED)
+    truth, rnd, d = _pair(scripted, got, "split")
+    seat = d.seat
+    assert {(w.spot, w.hand) for w in rnd.wagers if w.seat == seat} >= {("main", 1), ("main", 2)}
+    assert rnd.cards_of(f"seat:{seat}") == truth.cards_of(f"seat:{seat}")
+    for h in (1, 2):
+        assert rnd.cards_of(f"seat:{seat}.{h}") == truth.cards_of(f"seat:{seat}.{h}") != []
+    got_hands = {(s.hand, s.outcome, s.paid) for s in rnd.settlements if (s.seat, s.spot) == (seat, "main")}
+    true_hands = {(s.hand, s.outcome, s.paid) for s in truth.settlements if (s.seat, s.spot) == (seat, "main")}
+    assert got_hands == true_hands and {h for h, _, _ in got_hands} == {1, 2}
+    assert next(x.action for x in rnd.decisions if x.seat == seat) == "split"
+    assert differences(rnd, truth) == []
+
+
+def test_surrender_is_read_and_the_dealers_half_take_is_not_a_pinch(reconstruct):
+    scripted, got, _ = reconstruct("high-tie", 3, SEED)
+    _truth, rnd, d = _pair(scripted, got, "surrender")
+    assert [(x.seat, x.action) for x in rnd.decisions if x.seat == d.seat] == [(d.seat, "surrender")]
+    main = next(s for s in rnd.settlements if (s.seat, s.spot) == (d.seat, "main"))
+    assert main.outcome == "lose" and main.paid == 0
+    changes = [e for e in rnd.events if e.type == "wager_changed" and (e.seat, e.spot) == (d.seat, "main")]
+    assert changes == [], "the dealer taking half a surrendered wager is its settlement, not a change"
+
+
+def test_dealer_blackjack_hole_card_is_seen_face_down_then_turned(reconstruct):
+    scripted, got, _ = reconstruct("high-tie", 3, 13)  # round 3: a dealer blackjack
+    verdicts = compare_rounds(got, [r.round for r in scripted])
+    assert verdicts[2].result == "exact", verdicts[2].why
+    dealer = [c for c in got[2].cards if c.owner == "dealer"]
+    assert [c.face_up for c in dealer[:2]] == [True, False]
+    assert got[2].decisions == []
