@@ -11,7 +11,9 @@ that stops drawing stood.
 - Surrender: the dealer collects a surrendered hand's cards at once, takes half the wager and returns
   the rest. Read from a two-card hand whose cards left the layout while other cards were still out and
   before its wager was settled, or whose Main was taken before the hole card was turned over.
-- A dealer blackjack ends the round before any decision.
+- A dealer blackjack ends the round before any decision. The dealer checks the hole card before
+  turning a blackjack over, so the camera sees it face down first; a hole card first seen face up was
+  dealt face up (a misdeal), whatever it makes.
 """
 
 from __future__ import annotations
@@ -145,6 +147,8 @@ class HighTieMachine(RoundMachine):
         manual's order is not silently put back in it: the dealer may have broken it (a procedure
         flag), so the round says it is unsure."""
         out = super()._in_dealer_order(done, exp_order)
+        if isinstance(getattr(self, "_assumed_order", None), list):
+            return out  # the base machine notes these itself
         lag = PAYOUT_LAG_S * self.fps
         raw = sorted(done, key=lambda ws: (ws.settled_at or 0) - (lag if ws.outcome == "win" else 0.0))
         if [ws.key for ws in raw] != [ws.key for ws in out] and self._closing is not None:
@@ -156,10 +160,6 @@ class HighTieMachine(RoundMachine):
     # ------------------------------------------------------------------------------- reading play
 
     def interpret(self, live: LiveRound, rnd: Round, seen: list[WagerSeen]) -> None:
-        dealer = [c for c in rnd.cards if c.owner == "dealer"]
-        if len(dealer) >= 2 and dealer[1].face_up and is_natural([c.card or "" for c in dealer[:2]]):
-            live.note("the dealer's second card was first seen face up with a blackjack: turned over at "
-                      "once after the peek, or dealt face up (a misdeal); the camera cannot tell which")
         split = self._split_seats(live)
         surrendered = {d.seat for d in rnd.decisions if d.action == "surrender"}
         for ws in seen:
