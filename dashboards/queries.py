@@ -74,7 +74,7 @@ def scoped_cursor(cur: duckdb.DuckDBPyConnection, tables: list[str] | None) -> d
     cur.execute("CREATE OR REPLACE TEMP TABLE _scope (table_id VARCHAR)")
     cur.executemany("INSERT INTO temp.main._scope VALUES (?)", [[t] for t in tables])
     in_scope = "(SELECT table_id FROM temp.main._scope)"
-    for name in ("rounds", "flags", "tables"):
+    for name in ("rounds", "flags", "tables", "round_rollup"):
         cur.execute(f"CREATE OR REPLACE TEMP VIEW {name} AS SELECT * FROM {main}.{name} WHERE table_id IN {in_scope}")
     cur.execute(f"CREATE OR REPLACE TEMP VIEW wagers AS SELECT w.* FROM {main}.wagers w "
                 f"WHERE w.round_id IN (SELECT round_id FROM {main}.rounds WHERE table_id IN {in_scope})")
@@ -255,18 +255,15 @@ def _window_params(start: datetime | None, end: datetime | None) -> dict[str, da
 
 def dealer_accuracy(cur: duckdb.DuckDBPyConnection, start: datetime | None, end: datetime | None
                     ) -> list[dict[str, Any]]:
-    """Per dealer: the store's dealer report plus flagged-round rate and procedure violations by kind."""
+    """Per dealer: the store's dealer report (with flagged rounds) plus flagged-round rate and procedure
+    violations by kind."""
     report = reports.dealer_report(as_store(cur), start, end)
-    flagged = dict(cur.execute(f"""WITH {reports.ROUND_FACTS}
-        SELECT rf.dealer_id, count(DISTINCT fl.round_id) FROM flags fl JOIN round_facts rf USING (round_id)
-        GROUP BY 1""", _window_params(start, end)).fetchall())
     kinds: dict[str, dict[str, int]] = {}
-    for dealer, kind, n in cur.execute(f"""WITH {reports.ROUND_FACTS}
+    for dealer, kind, n in cur.execute(f"""WITH {reports.FLAGGED_ROUND_FACTS}
             SELECT rf.dealer_id, {PROCEDURE_KIND}, count(*) FROM flags fl JOIN round_facts rf USING (round_id)
             WHERE fl.type = 'procedure' GROUP BY ALL ORDER BY 3 DESC""", _window_params(start, end)).fetchall():
         kinds.setdefault(dealer, {})[kind] = n
     for r in report:
-        r["flagged_rounds"] = flagged.get(r["dealer_id"], 0)
         r["flagged_rate"] = r["flagged_rounds"] / r["rounds"] if r["rounds"] else None
         r["procedure_kinds"] = kinds.get(r["dealer_id"], {})
     return sorted(report, key=lambda r: -(r["errors_per_100_rounds"] or 0))
@@ -274,7 +271,7 @@ def dealer_accuracy(cur: duckdb.DuckDBPyConnection, start: datetime | None, end:
 
 def dealer_flags(cur: duckdb.DuckDBPyConnection, dealer_id: str, start: datetime | None,
                  end: datetime | None, limit: int = 500) -> list[dict[str, Any]]:
-    return rows(cur, f"""WITH {reports.ROUND_FACTS}
+    return rows(cur, f"""WITH {reports.FLAGGED_ROUND_FACTS}
         SELECT f.flag_id, f.type, f.severity, f.table_id, f.round_id, f.game, f.started_at, f.seat, f.spot,
                f.amount, f.expected, f.observed, f.detail, rv.disposition
         FROM flags f JOIN round_facts rf USING (round_id) LEFT JOIN {LATEST_REVIEW} USING (flag_id)

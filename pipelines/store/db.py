@@ -19,6 +19,7 @@ from pipelines.games.round import Round
 from pipelines.reconcile import Flag, ReconcileConfig, Reconciled, reconcile_detailed
 from pipelines.reconcile.expected import GameLookup
 
+from . import rollup
 from .migrations import migrate
 from .shifts import ShiftConfig
 
@@ -82,10 +83,14 @@ class Store:
 
     # -- configuration tables ----------------------------------------------------------------------
     def set_shifts(self, cfg: ShiftConfig) -> None:
+        new = sorted((s.name, s.starts, s.ends) for s in cfg.shifts)
+        if sorted(self.con.execute("SELECT shift, starts, ends FROM shifts").fetchall()) == new:
+            return  # every writer opens with its shifts: unchanged ones need no rollup rebuild
         with self._transaction():
             self.con.execute("DELETE FROM shifts")
             for s in cfg.shifts:
                 self.con.execute("INSERT INTO shifts VALUES (?, ?, ?)", [s.name, s.starts, s.ends])
+            rollup.rebuild(self.con)  # every round's shift and shift date may have moved
 
     def upsert_table(self, table_id: str, game: str, name: str | None = None) -> None:
         self.con.execute("INSERT OR REPLACE INTO tables VALUES (?, ?, ?)", [table_id, game, name])
@@ -133,6 +138,7 @@ class Store:
         with self._transaction():
             self.con.execute("CREATE OR REPLACE TEMP TABLE _batch_ids (round_id VARCHAR)")
             self._insert_frame("_batch_ids", ids_df)
+            keys = rollup.keys_of_rounds(self.con, "_batch_ids")  # where the replaced rounds counted
             for t in (*CHILD_TABLES, "flags"):
                 self.con.execute(f"DELETE FROM {t} WHERE round_id IN (SELECT round_id FROM _batch_ids)")
             self._insert_frame("rounds", rounds_df, replace=True)
@@ -145,13 +151,22 @@ class Store:
                                  [r.table_id, r.game])
                 if r.dealer_id:
                     self.con.execute("INSERT OR IGNORE INTO dealers (dealer_id) VALUES (?)", [r.dealer_id])
+            rollup.refresh(self.con, keys | rollup.keys_of_rounds(self.con, "_batch_ids"))
         return rec
 
     def write_flags(self, flags: Iterable[Flag]) -> int:
         """Upsert flags by flag_id (a redelivered flag replaces itself)."""
         flags = list({f.flag_id: f for f in flags}.values())
+        if not flags:
+            return 0
         with self._transaction():
+            # The rounds a flag counted against before (a replaced flag may have moved) and after.
+            self.con.execute("CREATE OR REPLACE TEMP TABLE _flag_rounds (round_id VARCHAR)")
+            self.con.executemany("INSERT INTO _flag_rounds VALUES (?)", [[f.round_id] for f in flags])
+            self.con.execute("INSERT INTO _flag_rounds SELECT round_id FROM flags WHERE flag_id IN "
+                             f"({', '.join('?' for _ in flags)})", [f.flag_id for f in flags])
             self._write_flags(flags)
+            rollup.refresh(self.con, rollup.keys_of_rounds(self.con, "_flag_rounds"))
         return len(flags)
 
     def _write_flags(self, flags: list[Flag]) -> None:

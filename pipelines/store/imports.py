@@ -13,6 +13,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from . import rollup
 from .db import Store
 
 SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
@@ -102,6 +103,9 @@ def import_csv(store: Store, path: str | Path, kind: str) -> int:
                 store.con.execute("INSERT OR REPLACE INTO accounting VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                                   [r.table, r.shift_date, r.shift, r.drop, r.fills, r.credits, r.opening,
                                    r.closing])
+        # A round without its own dealer takes the table's assignment: those tables' groups may move.
+        assigned = {r.table for r in rows if isinstance(r, DealerAssignmentRow)}
+        rollup.refresh(store.con, rollup.keys_of_tables(store.con, assigned))
     return len(rows)
 
 

@@ -12,9 +12,13 @@ from pathlib import Path
 
 import duckdb
 
+from . import rollup
+
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 SCHEMA_FILE = Path(__file__).resolve().parents[2] / "schemas" / "duckdb.sql"
 _NAME = re.compile(r"^(\d{3})_([a-z0-9_]+)\.sql$")
+# Data steps that follow a migration's DDL in its transaction (they recompute derived tables).
+AFTER = {3: rollup.rebuild}
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,8 @@ def migrate(con: duckdb.DuckDBPyConnection, upto: int | None = None) -> list[int
         con.execute("BEGIN TRANSACTION")
         try:
             con.execute(m.sql)
+            if m.version in AFTER:
+                AFTER[m.version](con)
             con.execute("INSERT INTO schema_migrations (version, name) VALUES (?, ?)", [m.version, m.name])
             con.execute("COMMIT")
         except Exception:

@@ -11,29 +11,19 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from . import rollup
 from .db import Store
 
 DIMENSIONS = {"table": "table_id", "game": "game", "shift": "shift", "dealer": "dealer_id", "day": "shift_date"}
 Z95 = 1.959964
 
-# Per round: its dealer (the round's own, else the table's assignment that began most recently before the
-# round and had not ended: an ASOF join, not a lookup per round), shift and shift date. Materialised:
-# every part of a report reads it.
-ROUND_FACTS = """
-round_facts AS MATERIALIZED (
-    SELECT r.round_id, r.table_id, r.game, r.started_at, coalesce(r.ended_at, r.started_at) AS ended_at,
-        coalesce(r.dealer_id, CASE WHEN r.started_at < da.to_ts THEN da.dealer_id END, 'unassigned')
-            AS dealer_id,
-        s.shift,
-        CASE WHEN s.starts >= s.ends AND r.started_at::TIME < s.ends
-             THEN (r.started_at::DATE - 1) ELSE r.started_at::DATE END AS shift_date
-    FROM rounds r
-    ASOF LEFT JOIN dealer_assignments da ON da.table_id = r.table_id AND r.started_at >= da.from_ts
-    JOIN shifts s ON (
-        (s.starts < s.ends AND r.started_at::TIME >= s.starts AND r.started_at::TIME < s.ends)
-        OR (s.starts >= s.ends AND (r.started_at::TIME >= s.starts OR r.started_at::TIME < s.ends)))
-    WHERE r.started_at >= $start AND r.started_at < $end
-)"""
+WINDOW = "r.started_at >= $start AND r.started_at < $end"
+# Per round in the window: dealer, shift and shift date (see rollup.round_facts). Materialised.
+ROUND_FACTS = rollup.round_facts(WINDOW)
+# The same for flagged rounds only: what flag listings per dealer or group need.
+FLAGGED_ROUND_FACTS = rollup.round_facts(f"{WINDOW} AND r.round_id IN (SELECT round_id FROM flags)")
+_KEYS = ", ".join(rollup.GROUP_KEYS)
+_COLS = ", ".join(rollup.COLUMNS)
 
 
 def _dims(by: list[str]) -> list[str]:
@@ -47,74 +37,90 @@ def _window(start: datetime | None, end: datetime | None) -> dict[str, datetime]
     return {"start": start or datetime(1900, 1, 1), "end": end or datetime(9999, 1, 1)}
 
 
+def _groups(store: Store, params: dict[str, Any]) -> str:
+    """CTEs ending in `groups`: the rollup's rows for the window, in place of the detail tables wherever
+    the rollup can answer. Its groups wholly inside the window are read as they are; the few that straddle
+    a bound (a grave shift across midnight) are recomputed from the rounds of theirs inside the window."""
+    if not rollup.usable(store):
+        return f"{ROUND_FACTS}, {rollup.GROUP_TOTALS}, groups AS (SELECT {_COLS} FROM group_totals)"
+    edge = "last_start >= $start AND first_start < $end AND NOT (first_start >= $start AND last_start < $end)"
+    span = store.query(f"""SELECT max(last_start) FILTER (WHERE first_start < $start) AS a_hi,
+        min(first_start) FILTER (WHERE last_start >= $end) AS b_lo FROM round_rollup WHERE {edge}""", params)[0]  # type: ignore[arg-type]
+    near = [f"r.started_at <= '{span['a_hi'].isoformat()}'::TIMESTAMP"] if span["a_hi"] else []
+    near += [f"r.started_at >= '{span['b_lo'].isoformat()}'::TIMESTAMP"] if span["b_lo"] else []
+    where = f"{WINDOW} AND ({' OR '.join(near)})" if near else "FALSE"
+    return f"""edge AS (SELECT {_KEYS} FROM round_rollup WHERE {edge}),
+{rollup.round_facts(where)}, {rollup.GROUP_TOTALS},
+groups AS (
+    SELECT {_COLS} FROM round_rollup WHERE first_start >= $start AND last_start < $end
+    UNION ALL
+    SELECT {_COLS} FROM group_totals SEMI JOIN edge USING ({_KEYS})
+)"""
+
+
 def hold_report(store: Store, by: list[str], start: datetime | None = None,
                 end: datetime | None = None) -> list[dict[str, Any]]:
+    rows = _hold_rows(store, by, start, end)
+    for r in rows:
+        del r["flagged_rounds"]
+    return rows
+
+
+def _hold_rows(store: Store, by: list[str], start: datetime | None, end: datetime | None
+               ) -> list[dict[str, Any]]:
     dims = _dims(by)
     g = ", ".join(dims) if dims else "'all' AS scope"
     gk = ", ".join(dims) if dims else "scope"
-    gf = ", ".join(f"f.{d}" for d in dims) if dims else "'all' AS scope"
     join_on = " AND ".join(f"x.{d} IS NOT DISTINCT FROM y.{d}" for d in dims) or "TRUE"
     # Accounting is per table and shift: it can be shown only when the grouping does not split those.
     with_accounting = "dealer_id" not in dims
+    params = _window(start, end)
+    # Every total is a sum over groups (table × game × shift date × shift × dealer), which partition the
+    # rounds: the same figures whether the groups come from the rollup or from the detail tables.
     sql = f"""
-WITH {ROUND_FACTS},
-w AS (
-    SELECT f.*, w.amount, coalesce(w.settled_amount, w.amount) AS settled, w.house_edge, w.var_per_unit,
-           w.obs_net, w.diff
-    FROM wagers w JOIN round_facts f USING (round_id)
-),
-sessions AS (
-    SELECT {g}, sum(epoch(last_end - first_start)) / 3600.0 AS hours FROM (
-        SELECT table_id, game, shift, shift_date, dealer_id, min(started_at) AS first_start,
-               max(ended_at) AS last_end
-        FROM round_facts GROUP BY ALL) GROUP BY ALL
-),
+WITH {_groups(store, params)},
 money AS (
     SELECT {g},
-        count(DISTINCT round_id) AS rounds,
-        count(*) AS wagers,
-        sum(amount) AS drop_vision,
-        -sum(obs_net) AS win_vision,
-        sum(settled * house_edge) AS theo_win,
-        sum(settled * house_edge) FILTER (WHERE var_per_unit IS NOT NULL) AS band_mean,
-        sqrt(sum(settled * settled * var_per_unit)) AS band_sd,
-        -sum(obs_net) FILTER (WHERE var_per_unit IS NOT NULL) AS band_win,
-        count(*) FILTER (WHERE var_per_unit IS NULL) AS wagers_without_odds
-    FROM w GROUP BY ALL
+        sum(rounds) AS rounds,
+        sum(wagers) AS wagers,
+        sum(drop_vision) AS drop_vision,
+        -sum(net_vision) AS win_vision,
+        sum(theo_win) AS theo_win,
+        sum(band_mean) AS band_mean,
+        sqrt(sum(band_var)) AS band_sd,
+        -sum(band_net) AS band_win,
+        sum(wagers_without_odds) AS wagers_without_odds
+    FROM groups WHERE wagers > 0 GROUP BY ALL
+),
+sessions AS (
+    SELECT {g}, sum(epoch(last_end - first_start)) / 3600.0 AS hours FROM groups GROUP BY ALL
 ),
 fl AS (
-    SELECT {gf},
-        sum(amount) FILTER (WHERE type = 'payout_error' AND observed > expected) AS overpaid,
-        sum(amount) FILTER (WHERE type = 'payout_error' AND observed <= expected) AS underpaid,
-        count(*) FILTER (WHERE type = 'past_post') AS past_post,
-        count(*) FILTER (WHERE type = 'pinch') AS pinch,
-        count(*) FILTER (WHERE type = 'payout_error') AS payout_error,
-        count(*) FILTER (WHERE type = 'missed_collection') AS missed_collection,
-        count(*) FILTER (WHERE type = 'misdeal') AS misdeal,
-        count(*) FILTER (WHERE type = 'procedure') AS procedure,
-        count(*) FILTER (WHERE type = 'void_handling') AS void_handling
-    FROM flags JOIN round_facts f USING (round_id) GROUP BY ALL
+    SELECT {g}, sum(flagged_rounds) AS flagged_rounds, sum(overpaid) AS overpaid, sum(underpaid) AS underpaid,
+        {", ".join(f"sum({t}) AS {t}" for t in rollup.FLAG_TYPES)}
+    FROM groups GROUP BY ALL
 ),
 acct AS (
-    SELECT {gf}, sum(a.drop_amount) AS drop_count,
+    SELECT {", ".join(f"f.{d}" for d in dims) if dims else "'all' AS scope"}, sum(a.drop_amount) AS drop_count,
            sum(a.drop_amount + a.closing - a.opening + a.credits - a.fills) AS win_count
-    FROM accounting a JOIN (SELECT DISTINCT table_id, game, shift, shift_date, dealer_id FROM round_facts) f
+    FROM accounting a JOIN groups f
       ON a.table_id = f.table_id AND a.shift_date = f.shift_date AND a.shift = f.shift
     WHERE {'TRUE' if with_accounting else 'FALSE'}
     GROUP BY ALL
 )
 SELECT x.*, y.hours, coalesce(z.overpaid, 0) AS overpaid, coalesce(z.underpaid, 0) AS underpaid,
-    coalesce(z.past_post, 0) AS past_post, coalesce(z.pinch, 0) AS pinch,
-    coalesce(z.payout_error, 0) AS payout_error, coalesce(z.missed_collection, 0) AS missed_collection,
-    coalesce(z.misdeal, 0) AS misdeal, coalesce(z.procedure, 0) AS procedure,
-    coalesce(z.void_handling, 0) AS void_handling, a.drop_count, a.win_count
+    {", ".join(f"coalesce(z.{t}, 0)::BIGINT AS {t}" for t in rollup.FLAG_TYPES)},
+    coalesce(z.flagged_rounds, 0)::BIGINT AS flagged_rounds, a.drop_count, a.win_count
 FROM money x
 LEFT JOIN sessions y ON {join_on}
 LEFT JOIN fl z ON {join_on.replace('y.', 'z.')}
 LEFT JOIN acct a ON {join_on.replace('y.', 'a.')}
 ORDER BY {", ".join(f"x.{d}" for d in gk.split(", "))}
 """
-    rows = store.query(sql, _window(start, end))  # type: ignore[arg-type]
+    rows = store.query(sql, params)  # type: ignore[arg-type]
+    for r in rows:
+        for k in ("rounds", "wagers", "wagers_without_odds"):
+            r[k] = int(r[k])
     return [_derive(r) for r in rows]
 
 
@@ -149,14 +155,14 @@ def flagged_rounds(store: Store, by: list[str], group: dict[str, Any], start: da
     dims = _dims(by)
     cond = " AND ".join(f"CAST(f.{d} AS VARCHAR) = ${d}" for d in dims) or "TRUE"
     params: dict[str, Any] = {**_window(start, end), **{d: str(group[d]) for d in dims}}
-    rows = store.query(f"WITH {ROUND_FACTS} SELECT DISTINCT f.round_id FROM flags JOIN round_facts f "
+    rows = store.query(f"WITH {FLAGGED_ROUND_FACTS} SELECT DISTINCT f.round_id FROM flags JOIN round_facts f "
                        f"USING (round_id) WHERE {cond} ORDER BY 1", params)  # type: ignore[arg-type]
     return [r["round_id"] for r in rows]
 
 
 def dealer_report(store: Store, start: datetime | None = None, end: datetime | None = None
                   ) -> list[dict[str, Any]]:
-    rows = hold_report(store, ["dealer"], start, end)
+    rows = _hold_rows(store, ["dealer"], start, end)  # keeps flagged_rounds: a dealer figure
     for r in rows:
         errors = r["payout_error"] + r["missed_collection"] + r["procedure"]
         r["errors_per_100_rounds"] = round(100.0 * errors / r["rounds"], 3) if r["rounds"] else None
