@@ -30,12 +30,13 @@ round_facts AS MATERIALIZED (
         s.shift,
         CASE WHEN s.starts >= s.ends AND r.started_at::TIME < s.ends
              THEN (r.started_at::DATE - 1) ELSE r.started_at::DATE END AS shift_date
-    FROM rounds r
+    -- Rounds are selected before the ASOF join: the optimiser does not push a semi join through it.
+    FROM (SELECT r.round_id, r.table_id, r.game, r.started_at, r.ended_at, r.dealer_id FROM rounds r
+          WHERE {where}) r
     ASOF LEFT JOIN dealer_assignments da ON da.table_id = r.table_id AND r.started_at >= da.from_ts
     JOIN shifts s ON (
         (s.starts < s.ends AND r.started_at::TIME >= s.starts AND r.started_at::TIME < s.ends)
         OR (s.starts >= s.ends AND (r.started_at::TIME >= s.starts OR r.started_at::TIME < s.ends)))
-    WHERE {where}
 )"""
 
 
