@@ -104,6 +104,8 @@ class RoundMachine:
         self.live: LiveRound | None = None
         self.states: dict[str, ZoneState] = {}
         self.rounds_done = 0
+        # pairs of settlements put in the manual's order against the times seen (see _in_dealer_order)
+        self._assumed_order: list[tuple[tuple[int, str, int], tuple[int, str, int]]] = []
 
     # ------------------------------------------------------------------------------- feeding
 
@@ -313,7 +315,12 @@ class RoundMachine:
             if ws.outcome == "removed":
                 ws.outcome = self.removed_outcome(ws, exp_outcome, rnd)
             self.review(ws, exp_outcome.get(ws.key), live)
+        self._assumed_order = []
         visible = self._in_dealer_order([ws for ws in seen if ws.outcome is not None], exp_order)
+        for a, b in self._assumed_order:  # the camera saw them the other way round, too close to be sure
+            live.note(f"settlement order of seat {a[0]} {a[1]} (hand {a[2]}) and seat {b[0]} {b[1]} "
+                      f"(hand {b[2]}): seen the other way round but too close in time to tell; "
+                      "the manual's order is assumed")
         pushes = sorted((ws for ws in seen if ws.outcome is None),
                         key=lambda w: (exp_order.get(w.key, 10**6), w.key))
         for ws in pushes:
@@ -353,6 +360,8 @@ class RoundMachine:
                 if abs(when(a) - when(b)) <= close and exp_order.get(a.key, 0) > exp_order.get(b.key, 0):
                     out[i], out[i + 1] = b, a
                     changed = True
+                    if when(a) < when(b):  # not merely simultaneous: the times said otherwise
+                        self._assumed_order.append((b.key, a.key))
         return out
 
     def _events(self, live: LiveRound, rnd: Round, seen: list[WagerSeen], closes: list[int]) -> list[TableEvent]:

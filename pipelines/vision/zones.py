@@ -336,7 +336,30 @@ class ZoneMapper:
             for o in visible:
                 if o.kind == "chip" and zones[o.stack] is not None:
                     obs[zones[o.stack]].chips.append(int(o.cls[5:]))
+            # A payout is the one stack a dealer may spread next to another: read partly, it is unsure.
+            paid = {z.name for z in self.layout.zones_of("paid")}
+            for st in self._stacks_under_objects(objs, hidden, scene, camera):
+                if zones[st] in paid and zones[st] in obs:
+                    obs[zones[st]].uncertain = True
         return _sorted(obs)
+
+    def _stacks_under_objects(self, objs: list, hidden: list[float], scene: Scene, camera: object) -> set[int]:
+        """Stacks seen in part, the rest under other chips rather than the dealer's hand: a detector
+        would count such a stack short, so its total is not to be trusted."""
+        from dataclasses import replace
+
+        from pipelines.sim.render import HIDDEN_LIMIT, _hidden
+
+        seen = {o.stack for o, h in zip(objs, hidden, strict=True) if o.kind == "chip" and h <= HIDDEN_LIMIT}
+        part = {o.stack for o, h in zip(objs, hidden, strict=True)
+                if o.kind == "chip" and h > HIDDEN_LIMIT and o.stack in seen}
+        if not part:
+            return set()
+        if not scene.occluders:
+            return part
+        bare = _hidden(objs, replace(scene, occluders=[]), self.layout, camera)
+        return {o.stack for o, h in zip(objs, bare, strict=True) if o.kind == "chip" and h > HIDDEN_LIMIT
+                and o.stack in part}
 
 
 def _sorted(obs: dict[str, ZoneObs]) -> FrameObs:

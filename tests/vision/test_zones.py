@@ -97,3 +97,19 @@ def test_nested_card_areas_report_a_card_in_each():
 def test_a_singular_homography_is_refused():
     with pytest.raises(ValueError, match="invertible"):
         ZoneMapper(layout_for("king-high"), np.zeros((3, 3)))
+
+
+def test_a_stack_partly_under_another_stack_is_uncertain_not_under_the_hand():
+    mapper, _ = _mapper("king-high")
+    first = ChipStack([100, 100, 25], 404.9, 361.7)  # a payout, then a neighbour's payout spread over it
+    later = ChipStack([25, 25, 25, 5, 5, 5], 451.3, 343.0)
+    za, zb = mapper.stack_zone(np.array([[first.x, first.y], [later.x, later.y]]))
+    assert za != zb
+    obs = mapper.observe_scene(Scene(chips=[first, later]))
+    assert obs[za].uncertain and obs[za].chip_total < 225
+    assert not obs[zb].uncertain
+    alone = mapper.observe_scene(Scene(chips=[first]))
+    assert alone[za].chip_total == 225 and not alone[za].uncertain
+    x, y = chip_positions(first)[-1]
+    hand = mapper.observe_scene(Scene(chips=[first], occluders=[Occluder(x, y, rx=20, ry=20)]))
+    assert hand[za].chip_total == 200 and not hand[za].uncertain  # the hand moves on: not a doubt
