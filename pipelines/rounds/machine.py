@@ -360,7 +360,9 @@ class RoundMachine:
                 if abs(when(a) - when(b)) <= close and exp_order.get(a.key, 0) > exp_order.get(b.key, 0):
                     out[i], out[i + 1] = b, a
                     changed = True
-                    if when(a) < when(b):  # not merely simultaneous: the times said otherwise
+                    # Seen the other way round between two boxes (the hand moved from one to the
+                    # other): the order is in doubt. Within one box it is one sweep of the hand.
+                    if when(a) < when(b) and a.wager.seat != b.wager.seat:
                         self._assumed_order.append((b.key, a.key))
         return out
 

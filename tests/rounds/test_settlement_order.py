@@ -29,3 +29,11 @@ def test_close_settlements_seen_against_the_manual_are_noted() -> None:
     assert [ws.wager.seat for ws in out] == [3, 4] and m._assumed_order == []
     out = m._in_dealer_order([_seen(4, "lose", 100), _seen(3, "win", 130)], manual)  # far apart: as seen
     assert [ws.wager.seat for ws in out] == [4, 3] and m._assumed_order == []
+
+
+def test_one_boxes_settlements_keep_the_manual_order_without_doubt() -> None:
+    m = KingHighMachine("T1")
+    a, b = _seen(3, "lose", 100), _seen(3, "win", 110)
+    b.wager = b.wager.model_copy(update={"spot": "suit"})
+    out = m._in_dealer_order([a, b], {(3, "suit", 1): 1, (3, "high", 1): 2})
+    assert [ws.wager.spot for ws in out] == ["suit", "high"] and m._assumed_order == []
