@@ -23,6 +23,7 @@ from typing import Any
 
 import duckdb
 
+from pipelines.store import rollup
 from pipelines.store.db import Store
 from pipelines.store.reports import dealer_report, hold_report, open_flags
 
@@ -86,6 +87,7 @@ def generate(path: Path, wagers: int) -> float:
     for sql in GENERATE:
         used = {k: v for k, v in params.items() if f"${k}" in sql}
         con.execute(sql, used)
+    rollup.rebuild(con)  # rows written around the Store: build the reports' rollup as a writer would
     con.close()
     return time.perf_counter() - t0
 

@@ -147,9 +147,9 @@ def deck_back_flags(cards: pl.DataFrame, rounds: pl.DataFrame) -> pl.DataFrame:
         rotation=pl.col("rotation") | (pl.col("back").n_unique().over("table_id") > 1),
         run=pl.col("back").rle_id().over("table_id"),
     ).with_columns(in_run=pl.int_range(pl.len()).over("table_id", "run"))
-    # A run of rounds on one back: its 2nd, 4th, ... rounds broke the alternation. After one wrong
-    # round the table is back on schedule, so the round that follows it is not flagged as well.
-    bad = r.filter((pl.col("n_backs") > 1) | (pl.col("rotation") & (pl.col("in_run") % 2 == 1)))
+    # The deck just used is being shuffled while the other is dealt (Pick 2 manual, Irregularities): every
+    # round after the first of a run on one back took the deck that was not ready.
+    bad = r.filter((pl.col("n_backs") > 1) | (pl.col("rotation") & (pl.col("in_run") >= 1)))
     return flag_frame(
         bad, type="misdeal", rid=pl.col("rid"), spot="deck_back", severity="medium",
         frame_start=pl.col("f0"), frame_end=pl.col("f1"), concern="deck_back",

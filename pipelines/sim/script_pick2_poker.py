@@ -40,6 +40,10 @@ def choose(cards: list[str]) -> tuple[str, list[str] | None]:
     return "fold", None
 
 
+def _other(back: str) -> str:
+    return BACK_COLOURS[1 - BACK_COLOURS.index(back)]
+
+
 class Pick2PokerScript(GameScript):
     game = "pick-2-poker"
 
@@ -58,7 +62,9 @@ class Pick2PokerScript(GameScript):
         rng.shuffle(deck)
         owners = [f"seat:{s}" for s in seats] + ["dealer"]
         hands = {o: deck[i * HAND:(i + 1) * HAND] for i, o in enumerate(owners)}
-        back = BACK_COLOURS[self.round_index % 2]
+        # The decks alternate: the right deck is the other one from the deck the last round actually used.
+        last = getattr(self, "_last_back", None)
+        back = BACK_COLOURS[self.round_index % 2] if last is None else _other(last)
 
         misdeal = rng.choice(MISDEALS[self.game]) if "misdeal" in wanted else None
         draft = FaultDraft("misdeal", misdeal) if misdeal else None
@@ -81,9 +87,10 @@ class Pick2PokerScript(GameScript):
             hands[f"seat:{dup_seat}"][rng.randrange(HAND)] = hands["dealer"][rng.randrange(HAND)]
             draft.detail = f"a dealer card appears again in seat {dup_seat}'s hand from a single deck"
         elif misdeal == "wrong_deck_back":
-            back = BACK_COLOURS[(self.round_index + 1) % 2]
+            back = _other(back)  # the same deck as the last round
             draft.detail = f"round {self.round_index} dealt with the {back} deck, which the last round used"
         voided = misdeal in ("wrong_card_count", "dealer_card_exposed_early")
+        self._last_back = back
 
         choices = {s: choose(hands[f"seat:{s}"]) for s in seats} if not voided else {}
         plan = Round(game=self.game, table_id=take.round.table_id, round_id=take.round.round_id,
