@@ -8,7 +8,8 @@
 - Cards are followed by position within their zone; a card's identity is the majority of its confident
   readings over all frames (ties keep the earlier answer), so one misread frame changes nothing. When a
   confirmed card's majority identity changes later, that is reported as a change too.
-- Uncertain observations (below the detector's confidence) make the state `uncertain`.
+- Uncertain observations (below the detector's confidence) make the state `uncertain` when most of the
+  frames that confirmed it were uncertain.
 - Each card keeps the back colour it showed most often (`ZoneState.backs`), also once turned face up.
 """
 
@@ -63,7 +64,7 @@ class _Zone:
     cand_sig: Signature | None = None
     cand_first: int = 0
     cand_count: int = 0
-    cand_uncertain: bool = False
+    cand_uncertain: int = 0  # how many of the candidate's frames were uncertain
 
 
 class ZoneTracker:
@@ -167,12 +168,14 @@ class ZoneTracker:
                 pass  # covered: what vanished may be under the hand; keep the state and the candidate as is
             elif sig == zone.cand_sig:
                 zone.cand_count += 1
-                zone.cand_uncertain |= uncertain
+                zone.cand_uncertain += uncertain
             else:
-                zone.cand_sig, zone.cand_first, zone.cand_count, zone.cand_uncertain = sig, frame, 1, uncertain
+                zone.cand_sig, zone.cand_first, zone.cand_count, zone.cand_uncertain = sig, frame, 1, int(uncertain)
             need = self.removal_frames if loss else self.stable_frames
             if sig == zone.cand_sig and zone.cand_count >= need:
-                after = self._state(zone, sig, zone.cand_uncertain)
+                # Uncertain when most frames that confirmed it were: one low-confidence frame among
+                # several confident ones is noise, not doubt about the state.
+                after = self._state(zone, sig, 2 * zone.cand_uncertain > zone.cand_count)
                 if after != zone.stable:
                     change = ZoneChange(name, zone.cand_first, zone.stable, after)
                 zone.stable_sig, zone.stable, zone.cand_sig = sig, after, None
