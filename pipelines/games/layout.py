@@ -19,11 +19,10 @@ from functools import cache
 from pathlib import Path
 from typing import Literal
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from .round import GameId
-from .validation import describe
+from .validation import load_model_file
 
 LAYOUT_DIR = Path(__file__).parent / "layouts"
 
@@ -70,16 +69,7 @@ class Layout(BaseModel):
 
 
 def load_layout_file(path: Path) -> Layout:
-    try:
-        data = yaml.safe_load(Path(path).read_text())
-    except FileNotFoundError as e:
-        raise LayoutError(f"{path}: no such layout file") from e
-    except yaml.YAMLError as e:
-        raise LayoutError(f"{path}: not valid YAML: {e}") from e
-    try:
-        return Layout.model_validate(data)
-    except ValidationError as e:
-        raise LayoutError(f"{path}: {describe(e)}") from e
+    return load_model_file(path, Layout, LayoutError, "layout")
 
 
 @cache

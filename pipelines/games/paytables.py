@@ -7,14 +7,13 @@ paid. A bad file is rejected with the file, the field and the reason.
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from .round import GameId
-from .validation import describe
+from .validation import load_model_file
 
 PAYTABLE_DIR = Path(__file__).parent / "paytables"
 
@@ -49,16 +48,7 @@ class Paytable(BaseModel):
 
 
 def load_paytable_file(path: Path) -> Paytable:
-    try:
-        data = json.loads(Path(path).read_text())
-    except FileNotFoundError as e:
-        raise PaytableError(f"{path}: no such paytable file") from e
-    except json.JSONDecodeError as e:
-        raise PaytableError(f"{path}: not valid JSON at line {e.lineno} column {e.colno}: {e.msg}") from e
-    try:
-        return Paytable.model_validate(data)
-    except ValidationError as e:
-        raise PaytableError(f"{path}: {describe(e)}") from e
+    return load_model_file(path, Paytable, PaytableError, "paytable")
 
 
 @cache

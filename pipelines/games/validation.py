@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from pathlib import Path
+from typing import Any, TypeVar
 
-from pydantic import ValidationError
+import yaml
+from pydantic import BaseModel, ValidationError
+
+M = TypeVar("M", bound=BaseModel)
 
 
 def _short(value: Any, limit: int = 80) -> str:
@@ -18,3 +23,22 @@ def describe(e: ValidationError) -> str:
         f"field {'.'.join(str(p) for p in err['loc']) or '(root)'}: {err['msg']} (got {_short(err.get('input'))})"
         for err in e.errors()
     )
+
+
+def load_model_file(path: str | Path, model: type[M], error: type[Exception], what: str) -> M:
+    """Read a JSON or YAML file (by suffix) into `model`; every failure is `error` naming the file."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except FileNotFoundError as e:
+        raise error(f"{path}: no such {what} file") from e
+    try:
+        data = yaml.safe_load(text) if path.suffix in (".yaml", ".yml") else json.loads(text)
+    except json.JSONDecodeError as e:
+        raise error(f"{path}: not valid JSON at line {e.lineno} column {e.colno}: {e.msg}") from e
+    except yaml.YAMLError as e:
+        raise error(f"{path}: not valid YAML: {e}") from e
+    try:
+        return model.model_validate(data)
+    except ValidationError as e:
+        raise error(f"{path}: {describe(e)}") from e

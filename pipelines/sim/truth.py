@@ -11,10 +11,10 @@ import json
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from pipelines.games.round import GameId, Round
-from pipelines.games.validation import describe
+from pipelines.games.validation import load_model_file
 
 from .faults import Fault
 
@@ -56,17 +56,7 @@ class GroundTruth(BaseModel):
 
     @classmethod
     def load(cls, path: str | Path) -> GroundTruth:
-        path = Path(path)
-        try:
-            data = json.loads(path.read_text())
-        except FileNotFoundError as e:
-            raise GroundTruthError(f"{path}: no such ground-truth file") from e
-        except json.JSONDecodeError as e:
-            raise GroundTruthError(f"{path}: not valid JSON at line {e.lineno} column {e.colno}: {e.msg}") from e
-        try:
-            return cls.model_validate(data)
-        except ValidationError as e:
-            raise GroundTruthError(f"{path}: {describe(e)}") from e
+        return load_model_file(path, cls, GroundTruthError, "ground-truth")
 
     def faults_of(self, round_id: str) -> list[Fault]:
         return [f for f in self.faults if f.round_id == round_id]
