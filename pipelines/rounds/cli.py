@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from .run import RunError, publish_round, rounds_from_changes, spec_from, summary, vision_changes
+from .run import RunError, publish_flags, publish_round, rounds_from_changes, spec_from, summary, vision_changes
 
 
 def _start(value: str | None) -> datetime | None:
@@ -64,12 +64,13 @@ def run(source: str, game: str | None, db: str, ground_truth: str | None, kafka:
     rounds = rounds_from_changes(spec, stream, on_round=lambda r: publish_round(bus, r),
                                  on_frame=lambda _: bar.update(1))
     bar.close()
-    bus.flush()
-    bus.close()
     settings = {spec.table_id: spec.settings}
     with Store(db) as store:
         store.upsert_table(spec.table_id, spec.game)
         rec = store.write_rounds(rounds, settings)
+    publish_flags(bus, spec.table_id, rec.flags)
+    bus.flush()
+    bus.close()
     out = summary(rounds, rec.flags) | {"db": str(Path(db)), "frames": pipe.counters.frames_read,
                                         "fps": round(pipe.counters.fps, 1)}
     if as_json:
@@ -104,6 +105,7 @@ def watch(table: str, kafka: str | None, spool: str, start: str | None) -> None:
         publish_round(bus, r)
         seen["rounds"] += 1
         _, flags = reconcile([r], {spec.table_id: spec.settings})
+        publish_flags(bus, spec.table_id, flags)
         seen["flags"] += len(flags)
 
     def on_frame(_: int) -> None:

@@ -133,6 +133,14 @@ def publish_round(bus: Any, rnd: Round) -> None:
     bus.publish(ROUNDS, rnd.table_id, rnd)
 
 
+def publish_flags(bus: Any, table_id: str, flags: Iterable[Any]) -> None:
+    """Flags go to topic "flags", keyed by table like everything else (per-table order)."""
+    from pipelines.bus.topics import FLAGS
+
+    for flag in flags:
+        bus.publish(FLAGS, table_id, flag)
+
+
 def summary(rounds: list[Round], flags: list[Any]) -> dict[str, Any]:
     """Rounds by status, flags by type, and the house's hold over what was observed."""
     drop = sum(w.amount for r in rounds for w in r.wagers)
