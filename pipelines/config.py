@@ -6,16 +6,14 @@ Nothing about a casino is hard-coded: the game's rules variants, paytables and l
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from pipelines.games.registry import game_module
 from pipelines.games.round import GameId
-from pipelines.games.validation import describe
+from pipelines.games.validation import describe, load_model_file
 
 
 class ConfigError(ValueError):
@@ -78,18 +76,7 @@ class TableConfig(BaseModel):
 
 def load_table_config(path: str | Path) -> TableConfig:
     path = Path(path)
-    try:
-        text = path.read_text()
-    except FileNotFoundError as e:
-        raise ConfigError(f"{path}: no such table configuration file") from e
-    try:
-        data = tomllib.loads(text) if path.suffix == ".toml" else yaml.safe_load(text)
-    except (tomllib.TOMLDecodeError, yaml.YAMLError) as e:
-        raise ConfigError(f"{path}: cannot parse: {e}") from e
-    try:
-        cfg = TableConfig.model_validate(data)
-    except ValidationError as e:
-        raise ConfigError(f"{path}: {describe(e)}") from e
+    cfg = load_model_file(path, TableConfig, ConfigError, "table configuration")
     try:
         cfg.game_settings()
     except ValidationError as e:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -26,14 +27,21 @@ def describe(e: ValidationError) -> str:
 
 
 def load_model_file(path: str | Path, model: type[M], error: type[Exception], what: str) -> M:
-    """Read a JSON or YAML file (by suffix) into `model`; every failure is `error` naming the file."""
+    """Read a JSON, YAML or TOML file (by suffix) into `model`; every failure is `error` naming the file."""
     path = Path(path)
     try:
         text = path.read_text()
     except FileNotFoundError as e:
         raise error(f"{path}: no such {what} file") from e
     try:
-        data = yaml.safe_load(text) if path.suffix in (".yaml", ".yml") else json.loads(text)
+        if path.suffix in (".yaml", ".yml"):
+            data = yaml.safe_load(text)
+        elif path.suffix == ".toml":
+            data = tomllib.loads(text)
+        else:
+            data = json.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise error(f"{path}: not valid TOML: {e}") from e
     except json.JSONDecodeError as e:
         raise error(f"{path}: not valid JSON at line {e.lineno} column {e.colno}: {e.msg}") from e
     except yaml.YAMLError as e:
