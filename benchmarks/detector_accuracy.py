@@ -91,6 +91,12 @@ def evaluate(det: Detector, frames, tallies: dict[str, Tally], maps: dict[str, M
         iou = _iou(gt_boxes, pred.xyxy)
         card_idx = np.array([i for i, n in enumerate(gt_names) if n in DECK], int)
         overlapped = dict(zip(card_idx, _overlapped(gt_boxes[card_idx]), strict=True)) if len(card_idx) else {}
+        # A predicted chip matching no true chip (a duplicate box, a chip seen twice) adds to a stack's total.
+        pred_chip = np.char.startswith(np.asarray(pred.data["class_name"]).astype(str), "chip_")
+        gt_chip = np.array([n.startswith("chip_") for n in gt_names], bool)
+        chip_iou = iou[gt_chip][:, pred_chip] if iou.size else np.zeros((gt_chip.sum(), pred_chip.sum()))
+        t.c["chip_pred"] += int(pred_chip.sum())
+        t.c["chip_extra"] += int((chip_iou.max(0) < 0.5).sum()) if chip_iou.shape[0] else int(pred_chip.sum())
         for i, name in enumerate(gt_names):
             candidates = np.flatnonzero(iou[i] >= 0.5) if iou.size else np.array([], int)
             best = candidates[np.argmax(iou[i, candidates])] if len(candidates) else None
@@ -118,9 +124,11 @@ def main() -> None:
     ap.add_argument("--scattered", type=int, default=40)
     ap.add_argument("--seed", type=int, default=HELD_OUT_SEED)
     ap.add_argument("--conf", type=float, default=DetectorConfig().conf, help="detector confidence threshold")
+    ap.add_argument("--chip-iou", type=float, default=DetectorConfig().chip_iou,
+                    help="NMS IoU among chips of any denomination")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    det = Detector(DetectorConfig(conf=args.conf))
+    det = Detector(DetectorConfig(conf=args.conf, chip_iou=args.chip_iou))
     tallies = {"dealt": Tally(), "scattered": Tally()}
     maps = {"dealt": MeanAveragePrecision(), "scattered": MeanAveragePrecision()}
     total = args.frames_per_game * len(GAME_IDS) + args.scattered
@@ -140,6 +148,7 @@ def main() -> None:
             "overlapped_cards": t.c["card_overlapped_n"],
             "overlapped_card_accuracy": t.frac("card_overlapped_ok", "card_overlapped_n"),
             "chips": t.c["chip_n"], "chip_denomination_accuracy": t.frac("chip_ok", "chip_n"),
+            "chips_predicted": t.c["chip_pred"], "chip_false_positive_rate": t.frac("chip_extra", "chip_pred"),
             "card_confusions": [f"{a}->{b} x{n}" for (a, b), n in t.card_confusions.most_common(12)],
             "chip_confusions": [f"{a}->{b} x{n}" for (a, b), n in t.chip_confusions.most_common(8)],
         }
@@ -151,6 +160,8 @@ def main() -> None:
                     "chip_denomination_accuracy"):
             v = s[key]
             print(f"{key:<28} {'n/a' if v is None else f'{v:.4f}'}")
+        print(f"chip false positives (no true chip under the box): {s['chip_false_positive_rate']:.4f} of "
+              f"{s['chips_predicted']} predicted")
         print(f"cards {s['cards']} (clear {s['clear_cards']}, overlapped {s['overlapped_cards']}), chips {s['chips']}")
         print("card confusions: " + "; ".join(s["card_confusions"]))
         print("chip confusions: " + "; ".join(s["chip_confusions"]))

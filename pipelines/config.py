@@ -48,6 +48,8 @@ class CameraConfig(BaseModel):
     source: str = Field(description="video file, rtsp:// or http:// URL, camera index, or image folder")
     fps: float | None = Field(None, gt=0, description="override the source's frame rate")
     calibration: Calibration
+    reference: str | None = Field(None, description="image of the empty table from this camera (relative to "
+                                  "the configuration file): printed felt art is not read as chips or cards")
 
 
 class VisionConfig(BaseModel):
@@ -58,6 +60,8 @@ class VisionConfig(BaseModel):
     stable_frames: int = Field(3, ge=1, description="frames a zone's contents must hold before they count")
     every_nth_frame: int = Field(1, ge=1)
     motion_gating: bool = True
+    reference_similarity: float = Field(0.8, gt=0, le=1, description="a box this similar to the empty-table "
+                                        "reference shows bare felt and is dropped")
 
 
 class TableConfig(BaseModel):
@@ -84,4 +88,10 @@ def load_table_config(path: str | Path) -> TableConfig:
     src = cfg.camera.source
     if not ("://" in src or src.isdigit() or Path(src).is_absolute()):
         cfg.camera.source = str((path.parent / src).resolve())  # relative to the config file
+    ref = cfg.camera.reference
+    if ref is not None:
+        ref_path = ref if Path(ref).is_absolute() else (path.parent / ref).resolve()
+        if not Path(ref_path).is_file():
+            raise ConfigError(f"{path}: field camera.reference: {ref_path} does not exist")
+        cfg.camera.reference = str(ref_path)
     return cfg

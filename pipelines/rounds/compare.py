@@ -67,14 +67,26 @@ def differences(got: Round, truth: Round) -> list[str]:
     return out
 
 
+def _overlap(a: Round, b: Round) -> int:
+    if a.frames is None or b.frames is None:
+        return 0
+    return max(0, min(a.frames.end, b.frames.end) - max(a.frames.start, b.frames.start) + 1)
+
+
 def compare_rounds(got: list[Round], truth: list[Round]) -> list[Verdict]:
-    """Match rounds by round_id (table and start time); classify each true round."""
+    """Pair each true round with the reconstructed round of the same id (table and start time), else with
+    the one sharing most of its frames (at least half of them): a round first seen a frame or two late
+    is the same round. Classify each true round; reconstructed rounds left over are extra."""
     by_id = {r.round_id: r for r in got}
     verdicts = []
     for t in truth:
         g = by_id.pop(t.round_id, None)
+        if g is None and t.frames is not None:
+            best = max(by_id.values(), key=lambda r: _overlap(r, t), default=None)
+            if best is not None and 2 * _overlap(best, t) >= t.frames.end - t.frames.start + 1:
+                g = by_id.pop(best.round_id)
         if g is None:
-            verdicts.append(Verdict(t.round_id, "missed", "no reconstructed round starts when it did"))
+            verdicts.append(Verdict(t.round_id, "missed", "no reconstructed round covers most of its frames"))
             continue
         diff = differences(g, t)
         if g.status == "incomplete" and t.status != "incomplete":
@@ -83,7 +95,7 @@ def compare_rounds(got: list[Round], truth: list[Round]) -> list[Verdict]:
             verdicts.append(Verdict(t.round_id, "wrong", "; ".join(diff)))
         else:
             verdicts.append(Verdict(t.round_id, "exact"))
-    verdicts += [Verdict(r.round_id, "extra", "no true round starts when it did") for r in by_id.values()]
+    verdicts += [Verdict(r.round_id, "extra", "no true round covers most of its frames") for r in by_id.values()]
     return verdicts
 
 

@@ -25,6 +25,7 @@ AMBIGUOUS_S = 0.6  # a stack gone this close before the card moves on: taken, or
 class KingHighMachine(RoundMachine):
     game = "king-high"
     round_spots = ("pokerpot", "high_run", "low_run", *ACTION_SPOTS)
+    cards_stay = False  # action cards move from the board to their holding boxes
 
     # --- cards ---
 

@@ -90,6 +90,7 @@ class RoundMachine:
     game: str = ""
     round_spots: tuple[str, ...] = ()  # spots wagered before the deal; others are placed during play
     cards_in_table_order = False  # cards first seen together keep the order they lie in (rows dealt left to right)
+    cards_stay = True  # a dealt card stays in its area until the clearing (King High moves them on)
 
     def __init__(self, table_id: str, settings: Any | None = None, *, fps: float = 10.0,
                  session_start: datetime | None = None, dealer_id: str | None = None) -> None:
@@ -150,7 +151,7 @@ class RoundMachine:
             state = self.card_state(ref, ch.after)
             zone = live.cards.setdefault(ch.zone, CardZone(ch.zone))
             zone.update(ch.frame, state, next_seq=sum(len(z.slots) for z in live.cards.values()),
-                        table_order=self.cards_in_table_order)
+                        table_order=self.cards_in_table_order, rereads=self.cards_stay)
             if any(live.states[n].cards for n in live.cards if n in live.states):
                 live.cleared = None
             elif live.slots and live.cleared is None:

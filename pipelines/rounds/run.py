@@ -40,6 +40,7 @@ class RunSpec:
     session_start: datetime
     truth_path: Path | None = None
     config: Any | None = None  # the TableConfig, when run from one
+    reference: Path | None = None  # the empty table from this camera, if the installer saved one
 
 
 def spec_from(source: str | Path, *, game: str | None = None, ground_truth: str | Path | None = None,
@@ -65,7 +66,7 @@ def spec_from(source: str | Path, *, game: str | None = None, ground_truth: str 
             raise RunError(f"{src}: field game: {cfg.game!r}, but --game {game!r} was given")
         return RunSpec(cfg.game, cfg.table_id, Path(cfg.camera.source), layout_for(cfg.game),
                        table_to_image(cfg.camera.calibration), cfg.camera.fps or 0.0, cfg.game_settings(),
-                       start, config=cfg)
+                       start, config=cfg, reference=Path(cfg.camera.reference) if cfg.camera.reference else None)
     if not src.exists():
         raise RunError(f"{src}: no such video, samples folder or table configuration")
     if ground_truth is None:
@@ -79,8 +80,11 @@ def _from_truth(truth: Any, gt_path: Path, video: Path, start: datetime, game: s
     if game and game != truth.game:
         raise RunError(f"{gt_path}: field game: {truth.game!r}, but --game {game!r} was given")
     settings = game_module(truth.game).Settings(**truth.settings)
+    reference = gt_path.parent / truth.reference if truth.reference else None
+    if reference is not None and not reference.is_file():
+        raise RunError(f"{gt_path}: field reference: {reference} does not exist")
     return RunSpec(truth.game, truth.table_id, video, layout_for(truth.game), np.asarray(truth.homography),
-                   truth.fps, settings, start, truth_path=gt_path)
+                   truth.fps, settings, start, truth_path=gt_path, reference=reference)
 
 
 def vision_changes(spec: RunSpec, detector: Any | None = None) -> tuple[Iterator[tuple[int, float, list]], Any, int]:
@@ -91,7 +95,7 @@ def vision_changes(spec: RunSpec, detector: Any | None = None) -> tuple[Iterator
     if spec.config is not None:
         pipe = VisionPipeline(spec.config, detector)
     else:
-        pipe = VisionPipeline((spec.layout, spec.homography), detector)
+        pipe = VisionPipeline((spec.layout, spec.homography), detector, reference=spec.reference)
     import cv2
 
     source = FrameSource(str(spec.video), fps=spec.fps or None)

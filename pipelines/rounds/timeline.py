@@ -153,11 +153,12 @@ class CardZone:
     def face_down_left(self) -> list[Slot]:
         return [s for s in self.present if s.card is None]
 
-    def update(self, frame: int, state: ZoneState, next_seq: int, table_order: bool = False
-               ) -> tuple[list[Slot], list[Slot]]:
+    def update(self, frame: int, state: ZoneState, next_seq: int, table_order: bool = False,
+               rereads: bool = False) -> tuple[list[Slot], list[Slot]]:
         """Apply a new confirmed state. Returns (new slots, slots exposed now). Cards first seen in one
         update are new face-up ones then face-down ones, or with `table_order` as they lie (a row dealt
-        left to right, some face up)."""
+        left to right, some face up). With `rereads` (cards stay in their area until the clearing), a
+        new identity while no more cards are in view than were dealt here corrects a known one."""
         self.visible, self.visible_since = state.cards, frame
         self.empty_since = frame if not state.cards else None
         if not state.cards:
@@ -177,6 +178,10 @@ class CardZone:
                 fresh.append((pos, c))
         hidden_down = self.face_down_left()
         added: list[tuple[int, Slot]] = []
+        shown = {c for c, up in state.cards if up and c is not None}
+        # Known cards not in view now: with no more cards in view than were dealt here, a new identity is
+        # one of these read again (the tracker's vote for a half-covered card changed), not a new card.
+        misread = [sl for sl in self.present if sl.card is not None and sl.card not in shown] if rereads else []
         for pos, c in fresh:
             # A face-down card no longer seen face down, and one more face-up card: it was turned over.
             if len(hidden_down) > down_seen:
@@ -185,6 +190,10 @@ class CardZone:
                 slot.uncertain |= state.uncertain
                 slot.back = slot.back or backs[pos]
                 exposed.append(slot)
+            elif misread and len(state.cards) <= len(self.present) + len(added):
+                slot = misread.pop(min(pos, len(misread) - 1) if len(misread) > 1 else 0)
+                slot.card = c
+                slot.uncertain |= state.uncertain
             else:
                 added.append((pos, Slot(0, self.name, c, True, frame, uncertain=state.uncertain, back=backs[pos])))
         more_down = max(0, down_seen - len(hidden_down))

@@ -20,6 +20,7 @@ from .truth import GroundTruth
 
 VIDEO_NAME = "video.mp4"
 TRUTH_NAME = "ground_truth.json"
+REFERENCE_NAME = "reference.jpg"
 
 
 def script_session(game: str, rounds: int, seed: int, fault_rate: float | dict[str, float] | FaultRates = 0.0,
@@ -68,6 +69,7 @@ def simulate_session(
     frame_count = sum(r.frame_count for r in scripted)
     truth = GroundTruth(
         game=game, table_id=table_id, seed=seed, fps=fps, video=VIDEO_NAME if render and out_dir else None,
+        reference=REFERENCE_NAME if render and out_dir else None,
         frame_size=camera.size, frame_count=frame_count, settings=game_settings.model_dump(mode="json"),
         layout=layout.name, homography=camera.H.tolist(),
         rounds=[r.round for r in scripted], faults=[f for r in scripted for f in r.faults],
@@ -78,8 +80,23 @@ def simulate_session(
     out.mkdir(parents=True, exist_ok=True)
     if render:
         _render(layout, camera, scripted, out, fps, seed, dataset_every, frame_count, progress, effects)
+        write_reference(layout, camera, out / REFERENCE_NAME, seed, effects)
     truth.save(out / TRUTH_NAME)
     return truth
+
+
+def write_reference(layout, camera, path: Path, seed: int, effects: bool = True) -> Path:
+    """The empty table as the installer saves it with the calibration: the median of a few frames, so
+    the camera's noise mostly cancels."""
+    import cv2
+
+    from .render import render
+    from .scene import Scene
+
+    rng = np.random.default_rng([seed, 3])
+    frames = [render(layout, Scene(), camera, rng, effects=effects)[0] for _ in range(5 if effects else 1)]
+    cv2.imwrite(str(path), np.median(np.stack(frames), axis=0).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 95])
+    return path
 
 
 def _render(layout, camera, scripted: list[ScriptedRound], out: Path, fps: int, seed: int,

@@ -33,6 +33,8 @@ class GroundTruth(BaseModel):
     seed: int
     fps: float = Field(gt=0)
     video: str | None = Field(None, description="video file name, relative to the ground-truth file")
+    reference: str | None = Field(None, description="image of the empty table from the same camera, relative "
+                                  "to the ground-truth file (what an installer saves with the calibration)")
     frame_size: tuple[int, int] = Field(description="(width, height) in pixels")
     frame_count: int = Field(ge=0, description="frames in the video")
     settings: dict[str, Any] = Field(description="the game's Settings, as a dict")

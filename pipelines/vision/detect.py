@@ -34,7 +34,8 @@ class DetectorConfig:
     imgsz: tuple[int, int] = (544, 960)  # (height, width): a 16:9 letterbox wastes no pixels on padding
     conf: float = 0.25  # below this a detection is dropped (chosen on held-out frames: benchmarks/detector_accuracy.py)
     uncertain_below: float = 0.6  # kept but marked uncertain (a round it touches goes to review)
-    iou: float = 0.7  # spread chip stacks overlap their neighbours by ~40 % IoU: keep them apart
+    iou: float = 0.7  # cards and backs, class-wise: fanned cards overlap a lot
+    chip_iou: float = 0.5  # chips, across denominations (chosen on held-out video; see decode_yolo)
     card_conf: float = 0.5  # a card identity below this is carried as unknown
     threads: int = 1
 
@@ -71,8 +72,13 @@ def _to_tensor(images: list[np.ndarray]) -> np.ndarray:
     return np.ascontiguousarray(batch.transpose(0, 3, 1, 2))
 
 
-def decode_yolo(output: np.ndarray, conf: float, iou: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """YOLO (v8/11) head output (4+nc, N) -> boxes xyxy, scores, class ids after class-wise NMS."""
+def decode_yolo(output: np.ndarray, conf: float, iou: float, chip_iou: float | None = None,
+                chip_ids: tuple[int, ...] = ()) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """YOLO (v8/11) head output (4+nc, N) -> boxes xyxy, scores, class ids after NMS.
+
+    Classes not in `chip_ids` are suppressed class-wise at `iou`. Chip classes are suppressed together
+    (a chip is one denomination, so two boxes on one chip are a duplicate whatever their classes) at
+    `chip_iou`: neighbours in a spread stack overlap ~35 % IoU, a box between two of them ~60 %."""
     preds = output.T  # (N, 4+nc)
     scores_all = preds[:, 4:]
     cls = scores_all.argmax(1)
@@ -83,14 +89,27 @@ def decode_yolo(output: np.ndarray, conf: float, iou: float) -> tuple[np.ndarray
         return np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, int)
     xy, wh = preds[:, :2], preds[:, 2:4]
     boxes = np.concatenate([xy - wh / 2, xy + wh / 2], axis=1)
-    # Offsetting boxes by class makes one NMS call class-wise.
-    offset = boxes + (cls[:, None] * 4096.0)
+    is_chip = np.isin(cls, chip_ids) if chip_iou is not None else np.zeros(len(cls), bool)
+    kept = [_nms(boxes, scores, np.where(is_chip, -1, cls), ~is_chip, conf, iou)]
+    if is_chip.any():
+        kept.append(_nms(boxes, scores, np.zeros(len(cls), int), is_chip, conf, float(chip_iou)))
+    idx = np.sort(np.concatenate(kept))
+    return boxes[idx].astype(np.float32), scores[idx].astype(np.float32), cls[idx]
+
+
+def _nms(boxes: np.ndarray, scores: np.ndarray, group: np.ndarray, mask: np.ndarray, conf: float,
+         iou: float) -> np.ndarray:
+    """Indices (into all boxes) kept by NMS among `mask`, boxes of different `group` never suppressing
+    each other (offsetting boxes by group makes one NMS call group-wise)."""
+    sel = np.flatnonzero(mask)
+    if not len(sel):
+        return sel
+    offset = boxes[sel] + (group[sel, None] * 4096.0)
     idx = cv2.dnn.NMSBoxes(
         [[float(a), float(b), float(c - a), float(d - b)] for a, b, c, d in offset],
-        scores.tolist(), conf, iou,
+        scores[sel].tolist(), conf, iou,
     )
-    idx = np.array(idx, dtype=int).reshape(-1)
-    return boxes[idx].astype(np.float32), scores[idx].astype(np.float32), cls[idx]
+    return sel[np.array(idx, dtype=int).reshape(-1)]
 
 
 def _model_names(session, path: Path, expected: tuple[str, ...]) -> tuple[str, ...]:
@@ -116,6 +135,7 @@ class Detector:
         # ("Ac" before "Tc"), so the classifier's order is not cards.DECK's.
         self.det_names = _model_names(self._det, self.config.detector_path, DET_CLASSES)
         self.card_names = _model_names(self._cls, self.config.classifier_path, CARD_CLASSES)
+        self._chip_ids = tuple(i for i, n in enumerate(self.det_names) if n.startswith("chip_"))
         self._det_input = self._det.get_inputs()[0].name
         self._cls_input = self._cls.get_inputs()[0].name
         shape = self._cls.get_inputs()[0].shape
@@ -133,7 +153,7 @@ class Detector:
         out: list[sv.Detections] = []
         for frame, (img, scale, (px, py)) in zip(frames, boxed, strict=True):
             raw = self._det.run(None, {self._det_input: _to_tensor([img])})[0][0]
-            boxes, scores, cls = decode_yolo(raw, c.conf, c.iou)
+            boxes, scores, cls = decode_yolo(raw, c.conf, c.iou, c.chip_iou, self._chip_ids)
             boxes = (boxes - np.array([px, py, px, py], np.float32)) / scale
             out.append(self._identify(frame, boxes, scores, cls))
         return out

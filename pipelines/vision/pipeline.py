@@ -2,9 +2,10 @@
 
 `VisionPipeline(config, detector).run(source)` yields `(frame_index, timestamp, [ZoneChange])` for every
 frame read (an empty list for a frame that was skipped or changed nothing), so consumers keep time.
-A frame is analysed when the motion gate sees a change in some zone, at the gate's periodic refresh,
-and on every frame while the tracker still has unconfirmed contents (debouncing needs consecutive
-analysed frames).
+Detections that still look like the empty table's reference image (printed felt art) are dropped
+before zones see them. A frame is analysed when the motion gate sees a change in some zone, at the
+gate's periodic refresh, and on every frame while the tracker still has unconfirmed contents
+(debouncing needs consecutive analysed frames).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol
 
 import numpy as np
@@ -23,6 +25,7 @@ from pipelines.games.layout import Layout, layout_for
 from .capture import Frame, FrameSource
 from .motion import MotionConfig, MotionGate
 from .observe import ZoneChange
+from .reference import EmptyTableFilter, load_reference
 from .track import ZoneTracker
 from .zones import ZoneMapper
 
@@ -53,7 +56,8 @@ class VisionPipeline:
 
     def __init__(self, config: TableConfig | tuple[Layout, np.ndarray], detector: DetectsFrames | None = None,
                  *, stable_frames: int | None = None, motion_gating: bool | None = None,
-                 every_nth_frame: int | None = None, motion: MotionConfig | None = None) -> None:
+                 every_nth_frame: int | None = None, motion: MotionConfig | None = None,
+                 reference: str | Path | np.ndarray | None = None, reference_similarity: float = 0.8) -> None:
         if isinstance(config, TableConfig):
             from .calibrate import table_to_image
 
@@ -63,6 +67,8 @@ class VisionPipeline:
             stable_frames = stable_frames or vc.stable_frames
             motion_gating = vc.motion_gating if motion_gating is None else motion_gating
             every_nth_frame = every_nth_frame or vc.every_nth_frame
+            reference = reference if reference is not None else config.camera.reference
+            reference_similarity = vc.reference_similarity
         else:
             self.config = None
             layout, H = config
@@ -78,6 +84,10 @@ class VisionPipeline:
         self.motion_config = motion or MotionConfig()
         self.gate: MotionGate | None = None
         self.counters = PipelineCounters()
+        self.empty_table: EmptyTableFilter | None = None
+        if reference is not None:
+            img = reference if isinstance(reference, np.ndarray) else load_reference(reference)
+            self.empty_table = EmptyTableFilter(img, min_similarity=reference_similarity)
 
     def source(self) -> FrameSource:
         if self.config is None:
@@ -101,7 +111,10 @@ class VisionPipeline:
             if not self.gate.check(frame.index, frame.image, force=self.tracker.pending):
                 return []
         self.counters.frames_analysed += 1
-        obs = self.mapper.observe(self.detector.detect(frame.image))
+        detections = self.detector.detect(frame.image)
+        if self.empty_table is not None:
+            detections = self.empty_table.filter(frame.image, detections)
+        obs = self.mapper.observe(detections)
         changes = self.tracker.update(frame.index, obs)
         self.counters.changes += len(changes)
         return changes

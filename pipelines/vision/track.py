@@ -8,8 +8,10 @@
 - Cards are followed by position within their zone; a card's identity is the majority of its confident
   readings over all frames (ties keep the earlier answer), so one misread frame changes nothing. When a
   confirmed card's majority identity changes later, that is reported as a change too.
-- Uncertain observations (below the detector's confidence) make the state `uncertain` when most of the
-  frames that confirmed it were uncertain.
+- Uncertain observations (below the detector's confidence) make the state `uncertain` unless it was also
+  seen confidently: new contents confirm as certain once `stable_frames` of their frames were confident,
+  and wait up to `stable_frames` more frames for that before they confirm as uncertain (the change is
+  dated to its first frame either way).
 - Each card keeps the back colour it showed most often (`ZoneState.backs`), also once turned face up.
 """
 
@@ -49,6 +51,15 @@ class _CardTrack:
                 self.identity = next(k for k, v in self.votes.items() if v == top)
         if c.back:
             self.backs[c.back] += 1
+
+    def settled(self, face_up: bool, min_votes: int) -> bool:
+        """Read often and consistently enough that one more doubtful frame of it changes nothing."""
+        if not face_up:
+            return sum(self.backs.values()) >= min_votes
+        if self.identity is None:
+            return False
+        top = self.votes[self.identity]
+        return top >= min_votes and top >= 0.75 * sum(self.votes.values())
 
     @property
     def back(self) -> str | None:
@@ -150,11 +161,13 @@ class ZoneTracker:
         return fewer_cards and new[1] <= stable[1] and new != stable
 
     def _update_zone(self, name: str, zone: _Zone, frame: int, zo: ZoneObs, occluded: bool) -> ZoneChange | None:
-        cards = sorted(zo.cards, key=lambda c: (c.x_mm, c.y_mm))
+        cards = zo.cards  # in table order already (ZoneMapper sorts along each area's long axis)
         tracks = self._match(zone, cards, frame)
         sig: Signature = (tuple((t.id, c.face_up) for t, c in zip(tracks, cards, strict=True)),
                           round(zo.chip_total, 2))
-        uncertain = zo.uncertain or any(c.uncertain for c in cards)
+        # A doubtful reading of a card already read consistently over many frames is no doubt about it.
+        uncertain = zo.chips_uncertain or any(c.uncertain and not t.settled(c.face_up, self.stable_frames)
+                                              for t, c in zip(tracks, cards, strict=True))
         change = None
         if sig == zone.stable_sig:
             zone.cand_sig = None
@@ -172,10 +185,12 @@ class ZoneTracker:
             else:
                 zone.cand_sig, zone.cand_first, zone.cand_count, zone.cand_uncertain = sig, frame, 1, int(uncertain)
             need = self.removal_frames if loss else self.stable_frames
-            if sig == zone.cand_sig and zone.cand_count >= need:
-                # Uncertain when most frames that confirmed it were: one low-confidence frame among
-                # several confident ones is noise, not doubt about the state.
-                after = self._state(zone, sig, 2 * zone.cand_uncertain > zone.cand_count)
+            sure = zone.cand_count - zone.cand_uncertain
+            # Certain once enough frames read it confidently; a partly hidden chip is often read
+            # confidently a few frames later, so wait a little before settling for uncertain.
+            ready = sure >= need or zone.cand_count >= need + self.stable_frames
+            if sig == zone.cand_sig and zone.cand_count >= need and ready:
+                after = self._state(zone, sig, sure < need)
                 if after != zone.stable:
                     change = ZoneChange(name, zone.cand_first, zone.stable, after)
                 zone.stable_sig, zone.stable, zone.cand_sig = sig, after, None

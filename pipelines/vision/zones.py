@@ -277,6 +277,7 @@ class ZoneMapper:
             members = chip_idx[list(st.members)]
             obs[st.zone].chips.extend(int(chip_vals[i]) for i in members)
             obs[st.zone].uncertain |= bool(uncertain[members].any())
+            obs[st.zone].chips_uncertain |= bool(uncertain[members].any())
         return _sorted(obs)
 
     def occluded_zones(self, scene: Scene, min_fraction: float = 0.25) -> set[str]:
@@ -340,7 +341,7 @@ class ZoneMapper:
             paid = {z.name for z in self.layout.zones_of("paid")}
             for st in self._stacks_under_objects(objs, hidden, scene, camera):
                 if zones[st] in paid and zones[st] in obs:
-                    obs[zones[st]].uncertain = True
+                    obs[zones[st]].uncertain = obs[zones[st]].chips_uncertain = True
         return _sorted(obs)
 
     def _stacks_under_objects(self, objs: list, hidden: list[float], scene: Scene, camera: object) -> set[int]:
@@ -363,6 +364,22 @@ class ZoneMapper:
 
 
 def _sorted(obs: dict[str, ZoneObs]) -> FrameObs:
+    """Each zone's cards in table order: along the line they are laid in (a row left to right, a column
+    top to bottom). Sorting by x then y would flicker between frames for a column, whose x differ only
+    by a detector's jitter."""
     for zo in obs.values():
-        zo.cards.sort(key=lambda c: (c.x_mm, c.y_mm))
+        if len(zo.cards) < 2:
+            continue
+        pts = np.array([(c.x_mm, c.y_mm) for c in zo.cards])
+        ax = _row_axis(pts)
+        zo.cards.sort(key=lambda c: (round(c.x_mm * ax[0] + c.y_mm * ax[1], 3), c.x_mm, c.y_mm))
     return dict(obs)
+
+
+def _row_axis(pts: np.ndarray) -> np.ndarray:
+    """Unit vector along the points' principal direction, pointing to +x, or to +y when nearer upright."""
+    centred = pts - pts.mean(axis=0)
+    _, vecs = np.linalg.eigh(centred.T @ centred)
+    ax = vecs[:, -1]
+    lead = 0 if abs(ax[0]) >= abs(ax[1]) else 1
+    return ax if ax[lead] > 0 else -ax

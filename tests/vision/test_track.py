@@ -66,9 +66,32 @@ def test_a_card_read_as_another_many_times_running_was_swapped():
 
 def test_uncertain_observations_propagate():
     t = ZoneTracker(stable_frames=2)
-    changes = _run(t, [{"seat1.cards": _cards("Ah", uncertain=True)}] * 2)
-    assert changes and changes[0].after.uncertain
+    changes = _run(t, [{"seat1.cards": _cards("Ah", uncertain=True)}] * 3)
+    assert not changes  # still waiting for a confident look
+    changes = _run(t, [{"seat1.cards": _cards("Ah", uncertain=True)}])
+    assert changes and changes[0].after.uncertain and changes[0].frame == 0
     assert changes[0].after.cards == ((None, True),)  # never read confidently: unknown
+
+
+def test_doubtful_chips_seen_confidently_soon_after_are_certain():
+    t = ZoneTracker(stable_frames=2)
+    doubtful, sure = ZoneObs(chips=[25, 25], chips_uncertain=True), ZoneObs(chips=[25, 25])
+    changes = _run(t, [{"seat1.ante": doubtful}] * 2 + [{"seat1.ante": sure}] * 2)
+    assert len(changes) == 1 and changes[0].frame == 0
+    assert changes[0].after.chip_total == 50 and not changes[0].after.uncertain
+    t = ZoneTracker(stable_frames=2)
+    changes = _run(t, [{"seat1.ante": doubtful}] * 4)
+    assert len(changes) == 1 and changes[0].after.uncertain
+
+
+def test_a_doubtful_frame_of_a_card_read_consistently_is_no_doubt():
+    t = ZoneTracker(stable_frames=2)
+    frames = [{"seat1.cards": _cards("Ah")}] * 3 + [{"seat1.cards": _cards("Ah", "Kd", uncertain=True)}] * 2
+    frames += [{"seat1.cards": _cards("Ah", "Kd")}] * 2
+    changes = _run(t, frames)
+    # The Ah is settled; the Kd is new and doubtful at first, then read confidently: certain.
+    assert [c.after.cards for c in changes] == [(("Ah", True),), (("Ah", True), ("Kd", True))]
+    assert not changes[-1].after.uncertain
 
 
 def test_pending_while_unconfirmed_and_bad_settings_fail():

@@ -1,0 +1,74 @@
+"""Detections on bare felt: compare each box with a reference frame of the empty table.
+
+The felt's printed art (a red heart on a suit spot, a chip-sized circle) can look like a chip or a
+card to the detector. An installer saves one frame of the empty table with the calibration; a
+detection whose pixels still match that frame (normalised cross-correlation, so the camera's
+brightness drift does not matter) shows nothing that was not there when the table was empty, and is
+dropped. Where the reference is flat (plain felt) the comparison says nothing and the detection stays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import supervision as sv
+
+
+class ReferenceError(ValueError):
+    """The empty-table reference image is missing, unreadable or the wrong size."""
+
+
+def load_reference(path: str | Path, frame_size: tuple[int, int] | None = None) -> np.ndarray:
+    """Read the reference image (BGR); `frame_size` (width, height) checks it matches the camera."""
+    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if img is None:
+        raise ReferenceError(f"{path}: cannot read the empty-table reference image")
+    if frame_size is not None and (img.shape[1], img.shape[0]) != tuple(frame_size):
+        raise ReferenceError(f"{path}: reference is {img.shape[1]}x{img.shape[0]}, the camera gives "
+                             f"{frame_size[0]}x{frame_size[1]}")
+    return img
+
+
+def _gray(img: np.ndarray) -> np.ndarray:
+    g = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img
+    return cv2.GaussianBlur(g.astype(np.float32), (3, 3), 0.8)
+
+
+@dataclass
+class EmptyTableFilter:
+    """`filter(frame, detections)` keeps what differs from the empty table."""
+
+    reference: np.ndarray
+    min_similarity: float = 0.8  # NCC at or above this: bare felt (real objects measured <= 0.6, art >= 0.8)
+    min_texture: float = 6.0  # grey-level std below this in the reference: plain felt, nothing to compare
+
+    def __post_init__(self) -> None:
+        self._ref = _gray(self.reference)
+
+    def similarity(self, frame: np.ndarray, detections: sv.Detections) -> np.ndarray:
+        """NCC of each box against the reference (NaN where the reference is too plain to tell)."""
+        if frame.shape[:2] != self._ref.shape[:2]:
+            raise ReferenceError(f"frame is {frame.shape[1]}x{frame.shape[0]}, the empty-table reference "
+                                 f"{self._ref.shape[1]}x{self._ref.shape[0]}")
+        g = _gray(frame)
+        h, w = g.shape
+        out = np.full(len(detections), np.nan)
+        for i, (x1, y1, x2, y2) in enumerate(np.asarray(detections.xyxy).round().astype(int)):
+            x1, y1, x2, y2 = max(0, x1), max(0, y1), min(w, x2), min(h, y2)
+            if x2 - x1 < 3 or y2 - y1 < 3:
+                continue
+            a, b = g[y1:y2, x1:x2].ravel(), self._ref[y1:y2, x1:x2].ravel()
+            a, b = a - a.mean(), b - b.mean()
+            if b.std() < self.min_texture:
+                continue
+            out[i] = float(a @ b / (np.sqrt((a @ a) * (b @ b)) + 1e-6))
+        return out
+
+    def filter(self, frame: np.ndarray, detections: sv.Detections) -> sv.Detections:
+        if not len(detections):
+            return detections
+        sim = self.similarity(frame, detections)
+        return detections[~(sim >= self.min_similarity)]
