@@ -38,7 +38,10 @@ def train_detector(data: Path, images: int, seed: int, epochs: int, imgsz: int, 
 @click.option("--table", "table", type=click.Path(path_type=Path), required=True, help="table configuration file")
 @click.option("--out", "out", type=click.Path(path_type=Path), required=True, help="overlay image to write (.png)")
 @click.option("--frame", "frame_index", default=0, show_default=True, help="which frame of the camera source")
-def calibrate(table: Path, out: Path, frame_index: int) -> None:
+@click.option("--save-reference", "reference", type=click.Path(path_type=Path), default=None,
+              help="also save that frame, taken with the table empty, as the camera's empty-table reference "
+                   "(set camera.reference to it)")
+def calibrate(table: Path, out: Path, frame_index: int, reference: Path | None) -> None:
     """Draw the table's layout over a frame of its camera, to check the calibration by eye."""
     import cv2
     import numpy as np
@@ -75,6 +78,11 @@ def calibrate(table: Path, out: Path, frame_index: int) -> None:
     if not cv2.imwrite(str(out), overlay):
         raise click.ClickException(f"{out}: cannot write the overlay image")
     summary = {"out": str(out), "frame": frame_index, "game": cfg.game}
+    if reference is not None:
+        reference.parent.mkdir(parents=True, exist_ok=True)
+        if not cv2.imwrite(str(reference), image):
+            raise click.ClickException(f"{reference}: cannot write the reference image")
+        summary["reference"] = str(reference)
     if points:
         src = np.array([p.table_mm for p in points])
         dst = np.array([p.image_px for p in points])

@@ -44,6 +44,18 @@ def test_sources_resolve_or_name_the_problem(tmp_path: Path) -> None:
         spec_from(bad)
 
 
+def test_the_empty_table_reference_resolves_or_names_the_field(tmp_path: Path) -> None:
+    spec = spec_from(ROOT / "infra" / "tables" / "pick-2-poker.yaml")
+    assert spec.reference is not None and spec.reference.is_file()
+    assert spec_from(ROOT / "samples" / "pick-2-poker").reference == spec.reference
+    cfg = (ROOT / "infra" / "tables" / "pick-2-poker.yaml").read_text()
+    bad = tmp_path / "t.yaml"
+    bad.write_text(cfg.replace("../../samples/pick-2-poker/video.mp4", str(ROOT / "samples/pick-2-poker/video.mp4"))
+                   .replace("../../samples/pick-2-poker/reference.jpg", "missing.jpg"))
+    with pytest.raises(ValueError, match=r"t\.yaml: field camera\.reference: .*missing\.jpg does not exist"):
+        spec_from(bad)
+
+
 def test_example_table_configs_validate() -> None:
     from pipelines.config import load_table_config
 

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 
+import cv2
 import numpy as np
 import pytest
 import yaml
@@ -81,6 +82,11 @@ def test_calibrate_command_draws_the_overlay(video, tmp_path):
     assert res.exit_code == 0, res.output
     summary = json.loads(res.output.strip().splitlines()[-1])
     assert summary["reprojection_error_px"] < 0.5 and out.exists() and out.stat().st_size > 1000
+    ref = tmp_path / "empty.png"
+    res = CliRunner().invoke(calibrate, ["--table", str(tmp_path / "t.yaml"), "--out", str(out), "--frame", "3",
+                                         "--save-reference", str(ref)])
+    assert res.exit_code == 0, res.output
+    assert cv2.imread(str(ref)).shape[:2] == (cam.size[1], cam.size[0])  # the frame itself, no overlay
     res = CliRunner().invoke(calibrate, ["--table", str(tmp_path / "t.yaml"), "--out", str(out), "--frame", "99"])
     assert res.exit_code != 0 and "no frame 99" in res.output
     (tmp_path / "bad.yaml").write_text(yaml.safe_dump({**cfg, "game": "roulette"}))
