@@ -69,9 +69,13 @@ def _overlapped(boxes: np.ndarray) -> np.ndarray:
     return (inter.max(1) / np.maximum(area, 1)) > 0.10
 
 
+BANDS = (0.25, 0.35, 0.45, 0.5, 0.55, 0.6, 0.7, 0.8, 0.9, 1.01)  # detector confidence bands
+
+
 class Tally:
     def __init__(self) -> None:
         self.c = Counter()
+        self.bands: Counter = Counter()  # (kind, band index, right?) -> predictions
         self.card_confusions: Counter = Counter()
         self.chip_confusions: Counter = Counter()
 
@@ -97,6 +101,7 @@ def evaluate(det: Detector, frames, tallies: dict[str, Tally], maps: dict[str, M
         chip_iou = iou[gt_chip][:, pred_chip] if iou.size else np.zeros((gt_chip.sum(), pred_chip.sum()))
         t.c["chip_pred"] += int(pred_chip.sum())
         t.c["chip_extra"] += int((chip_iou.max(0) < 0.5).sum()) if chip_iou.shape[0] else int(pred_chip.sum())
+        _calibrate(t, pred, gt_names, iou)
         for i, name in enumerate(gt_names):
             candidates = np.flatnonzero(iou[i] >= 0.5) if iou.size else np.array([], int)
             best = candidates[np.argmax(iou[i, candidates])] if len(candidates) else None
@@ -116,6 +121,35 @@ def evaluate(det: Detector, frames, tallies: dict[str, Tally], maps: dict[str, M
                 t.c["chip_ok"] += got == name
                 if got != name:
                     t.chip_confusions[(name, got)] += 1
+
+
+def _calibrate(t: Tally, pred: sv.Detections, gt_names: list[str], iou: np.ndarray) -> None:
+    """Per confidence band, how many predicted chips and card faces were right: a chip on a true chip of
+    its denomination, a face on a true card it reads correctly (what `uncertain_below` should follow)."""
+    if not len(pred):
+        return
+    band = np.clip(np.searchsorted(BANDS, pred.confidence, side="right") - 1, 0, len(BANDS) - 2)
+    for j, cls in enumerate(pred.data["class_name"]):
+        kind = "chip" if cls.startswith("chip_") else "card" if cls == "card" else None
+        if kind is None:
+            continue
+        best = int(np.argmax(iou[:, j])) if iou.size else -1
+        hit = best >= 0 and iou[best, j] >= 0.5
+        want = cls if kind == "chip" else pred.data["card"][j]
+        t.bands[(kind, int(band[j]), bool(hit and gt_names[best] == want))] += 1
+
+
+def calibration(t: Tally) -> dict[str, list[dict]]:
+    out: dict[str, list[dict]] = {}
+    for kind in ("chip", "card"):
+        rows = []
+        for b in range(len(BANDS) - 1):
+            ok, bad = t.bands[(kind, b, True)], t.bands[(kind, b, False)]
+            if ok + bad:
+                rows.append({"from": BANDS[b], "to": min(BANDS[b + 1], 1.0), "n": ok + bad,
+                             "precision": round(ok / (ok + bad), 4)})
+        out[kind] = rows
+    return out
 
 
 def main() -> None:
@@ -149,6 +183,7 @@ def main() -> None:
             "overlapped_card_accuracy": t.frac("card_overlapped_ok", "card_overlapped_n"),
             "chips": t.c["chip_n"], "chip_denomination_accuracy": t.frac("chip_ok", "chip_n"),
             "chips_predicted": t.c["chip_pred"], "chip_false_positive_rate": t.frac("chip_extra", "chip_pred"),
+            "calibration": calibration(t),
             "card_confusions": [f"{a}->{b} x{n}" for (a, b), n in t.card_confusions.most_common(12)],
             "chip_confusions": [f"{a}->{b} x{n}" for (a, b), n in t.chip_confusions.most_common(8)],
         }
@@ -163,6 +198,9 @@ def main() -> None:
         print(f"chip false positives (no true chip under the box): {s['chip_false_positive_rate']:.4f} of "
               f"{s['chips_predicted']} predicted")
         print(f"cards {s['cards']} (clear {s['clear_cards']}, overlapped {s['overlapped_cards']}), chips {s['chips']}")
+        for kind, rows in s["calibration"].items():
+            print(f"{kind} precision by detector confidence: " + ", ".join(
+                f"[{r['from']:.2f},{r['to']:.2f}) {r['precision']:.3f} (n={r['n']})" for r in rows))
         print("card confusions: " + "; ".join(s["card_confusions"]))
         print("chip confusions: " + "; ".join(s["chip_confusions"]))
     dealt = out["sets"]["dealt"]
