@@ -191,7 +191,7 @@ class CardZone:
                 slot.back = slot.back or backs[pos]
                 exposed.append(slot)
             elif misread and len(state.cards) <= len(self.present) + len(added):
-                slot = misread.pop(min(pos, len(misread) - 1) if len(misread) > 1 else 0)
+                slot = misread.pop(min(pos, len(misread) - 1))
                 slot.card = c
                 slot.uncertain |= state.uncertain
             else:

@@ -24,8 +24,12 @@ class CardObs:
 class ZoneObs:
     cards: list[CardObs] = field(default_factory=list)
     chips: list[int] = field(default_factory=list)  # denominations seen in the zone's stack
-    uncertain: bool = False  # anything in the zone below the detector's confidence
     chips_uncertain: bool = False  # a chip of the zone's stack below the detector's confidence
+
+    @property
+    def uncertain(self) -> bool:
+        """Anything in the zone below the detector's confidence."""
+        return self.chips_uncertain or any(c.uncertain for c in self.cards)
 
     @property
     def chip_total(self) -> float:
@@ -37,7 +41,7 @@ FrameObs = dict[str, ZoneObs]  # zone name -> what is in it; empty zones are abs
 
 @dataclass(frozen=True)
 class ZoneState:
-    """Stable contents of a zone: cards in table order (along the area's long axis) and the chip total."""
+    """Stable contents of a zone: cards in table order (along the line they lie in) and the chip total."""
 
     cards: tuple[tuple[str | None, bool], ...] = ()  # (card or None, face_up)
     chip_total: float = 0.0

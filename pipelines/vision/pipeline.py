@@ -57,7 +57,8 @@ class VisionPipeline:
     def __init__(self, config: TableConfig | tuple[Layout, np.ndarray], detector: DetectsFrames | None = None,
                  *, stable_frames: int | None = None, motion_gating: bool | None = None,
                  every_nth_frame: int | None = None, motion: MotionConfig | None = None,
-                 reference: str | Path | np.ndarray | None = None, reference_similarity: float = 0.8) -> None:
+                 reference: str | Path | np.ndarray | None = None,
+                 reference_similarity: float | None = None) -> None:
         if isinstance(config, TableConfig):
             from .calibrate import table_to_image
 
@@ -87,7 +88,8 @@ class VisionPipeline:
         self.empty_table: EmptyTableFilter | None = None
         if reference is not None:
             img = reference if isinstance(reference, np.ndarray) else load_reference(reference)
-            self.empty_table = EmptyTableFilter(img, min_similarity=reference_similarity)
+            self.empty_table = EmptyTableFilter(img, **({} if reference_similarity is None
+                                                        else {"min_similarity": reference_similarity}))
 
     def source(self) -> FrameSource:
         if self.config is None:

@@ -37,6 +37,15 @@ def _gray(img: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(g.astype(np.float32), (3, 3), 0.8)
 
 
+def _gray_box(img: np.ndarray, x1: int, y1: int, x2: int, y2: int) -> np.ndarray:
+    """`_gray(img)[y1:y2, x1:x2]` from the box and a one-pixel margin only (the blur is 3x3; where the
+    box meets the frame's edge the crop's edge is the frame's), so no analysed frame is converted whole."""
+    h, w = img.shape[:2]
+    mx1, my1, mx2, my2 = max(0, x1 - 1), max(0, y1 - 1), min(w, x2 + 1), min(h, y2 + 1)
+    g = _gray(img[my1:my2, mx1:mx2])
+    return g[y1 - my1 : g.shape[0] - (my2 - y2), x1 - mx1 : g.shape[1] - (mx2 - x2)]
+
+
 @dataclass
 class EmptyTableFilter:
     """`filter(frame, detections)` keeps what differs from the empty table."""
@@ -53,14 +62,13 @@ class EmptyTableFilter:
         if frame.shape[:2] != self._ref.shape[:2]:
             raise ReferenceError(f"frame is {frame.shape[1]}x{frame.shape[0]}, the empty-table reference "
                                  f"{self._ref.shape[1]}x{self._ref.shape[0]}")
-        g = _gray(frame)
-        h, w = g.shape
+        h, w = frame.shape[:2]
         out = np.full(len(detections), np.nan)
         for i, (x1, y1, x2, y2) in enumerate(np.asarray(detections.xyxy).round().astype(int)):
             x1, y1, x2, y2 = max(0, x1), max(0, y1), min(w, x2), min(h, y2)
             if x2 - x1 < 3 or y2 - y1 < 3:
                 continue
-            a, b = g[y1:y2, x1:x2].ravel(), self._ref[y1:y2, x1:x2].ravel()
+            a, b = _gray_box(frame, x1, y1, x2, y2).ravel(), self._ref[y1:y2, x1:x2].ravel()
             a, b = a - a.mean(), b - b.mean()
             if b.std() < self.min_texture:
                 continue

@@ -161,7 +161,7 @@ class ZoneTracker:
         return fewer_cards and new[1] <= stable[1] and new != stable
 
     def _update_zone(self, name: str, zone: _Zone, frame: int, zo: ZoneObs, occluded: bool) -> ZoneChange | None:
-        cards = zo.cards  # in table order already (ZoneMapper sorts along each area's long axis)
+        cards = zo.cards  # in table order already (ZoneMapper sorts them along the line they lie in)
         tracks = self._match(zone, cards, frame)
         sig: Signature = (tuple((t.id, c.face_up) for t, c in zip(tracks, cards, strict=True)),
                           round(zo.chip_total, 2))

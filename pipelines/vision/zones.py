@@ -268,7 +268,6 @@ class ZoneMapper:
                         uncertain=bool(uncertain[i]))
             for z in zones:
                 obs[z].cards.append(c)
-                obs[z].uncertain |= c.uncertain
 
         chip_idx = np.flatnonzero(chip_vals > 0)
         for st in self.group_stacks(centres[chip_idx]):
@@ -276,7 +275,6 @@ class ZoneMapper:
                 continue
             members = chip_idx[list(st.members)]
             obs[st.zone].chips.extend(int(chip_vals[i]) for i in members)
-            obs[st.zone].uncertain |= bool(uncertain[members].any())
             obs[st.zone].chips_uncertain |= bool(uncertain[members].any())
         return _sorted(obs)
 
@@ -341,7 +339,7 @@ class ZoneMapper:
             paid = {z.name for z in self.layout.zones_of("paid")}
             for st in self._stacks_under_objects(objs, hidden, scene, camera):
                 if zones[st] in paid and zones[st] in obs:
-                    obs[zones[st]].uncertain = obs[zones[st]].chips_uncertain = True
+                    obs[zones[st]].chips_uncertain = True
         return _sorted(obs)
 
     def _stacks_under_objects(self, objs: list, hidden: list[float], scene: Scene, camera: object) -> set[int]:
