@@ -55,6 +55,17 @@ def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return sv.box_iou_batch(a, b) if len(a) and len(b) else np.zeros((len(a), len(b)))
 
 
+def _matched_one_to_one(iou: np.ndarray, min_iou: float) -> int:
+    """How many (true, predicted) pairs a greedy one-to-one matching by IoU makes."""
+    pairs = sorted(((iou[i, j], i, j) for i, j in zip(*np.nonzero(iou >= min_iou), strict=True)), reverse=True)
+    used_t, used_p = set(), set()
+    for _, i, j in pairs:
+        if i not in used_t and j not in used_p:
+            used_t.add(i)
+            used_p.add(j)
+    return len(used_t)
+
+
 def _overlapped(boxes: np.ndarray) -> np.ndarray:
     """Cards whose box overlaps another card's box by more than 10 % of its area."""
     if len(boxes) < 2:
@@ -101,6 +112,9 @@ def evaluate(det: Detector, frames, tallies: dict[str, Tally], maps: dict[str, M
         chip_iou = iou[gt_chip][:, pred_chip] if iou.size else np.zeros((gt_chip.sum(), pred_chip.sum()))
         t.c["chip_pred"] += int(pred_chip.sum())
         t.c["chip_extra"] += int((chip_iou.max(0) < 0.5).sum()) if chip_iou.shape[0] else int(pred_chip.sum())
+        # A second box on one card (or a face and a back on it) is a card too many in its zone.
+        t.c["card_pred"] += int((~pred_chip).sum())
+        t.c["card_extra"] += int((~pred_chip).sum()) - _matched_one_to_one(iou[~gt_chip][:, ~pred_chip], 0.3)
         _calibrate(t, pred, gt_names, iou)
         for i, name in enumerate(gt_names):
             candidates = np.flatnonzero(iou[i] >= 0.5) if iou.size else np.array([], int)
@@ -160,9 +174,11 @@ def main() -> None:
     ap.add_argument("--conf", type=float, default=DetectorConfig().conf, help="detector confidence threshold")
     ap.add_argument("--chip-iou", type=float, default=DetectorConfig().chip_iou,
                     help="NMS IoU among chips of any denomination")
+    ap.add_argument("--card-iou", type=float, default=DetectorConfig().card_iou,
+                    help="NMS IoU among card faces and backs")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    det = Detector(DetectorConfig(conf=args.conf, chip_iou=args.chip_iou))
+    det = Detector(DetectorConfig(conf=args.conf, chip_iou=args.chip_iou, card_iou=args.card_iou))
     tallies = {"dealt": Tally(), "scattered": Tally()}
     maps = {"dealt": MeanAveragePrecision(), "scattered": MeanAveragePrecision()}
     total = args.frames_per_game * len(GAME_IDS) + args.scattered
@@ -183,6 +199,7 @@ def main() -> None:
             "overlapped_card_accuracy": t.frac("card_overlapped_ok", "card_overlapped_n"),
             "chips": t.c["chip_n"], "chip_denomination_accuracy": t.frac("chip_ok", "chip_n"),
             "chips_predicted": t.c["chip_pred"], "chip_false_positive_rate": t.frac("chip_extra", "chip_pred"),
+            "cards_predicted": t.c["card_pred"], "card_duplicate_rate": t.frac("card_extra", "card_pred"),
             "calibration": calibration(t),
             "card_confusions": [f"{a}->{b} x{n}" for (a, b), n in t.card_confusions.most_common(12)],
             "chip_confusions": [f"{a}->{b} x{n}" for (a, b), n in t.chip_confusions.most_common(8)],
@@ -197,6 +214,8 @@ def main() -> None:
             print(f"{key:<28} {'n/a' if v is None else f'{v:.4f}'}")
         print(f"chip false positives (no true chip under the box): {s['chip_false_positive_rate']:.4f} of "
               f"{s['chips_predicted']} predicted")
+        print(f"card boxes with no card of their own (duplicates, false cards): {s['card_duplicate_rate']:.4f} "
+              f"of {s['cards_predicted']} predicted")
         print(f"cards {s['cards']} (clear {s['clear_cards']}, overlapped {s['overlapped_cards']}), chips {s['chips']}")
         for kind, rows in s["calibration"].items():
             print(f"{kind} precision by detector confidence: " + ", ".join(

@@ -119,8 +119,7 @@ class KingHighMachine(RoundMachine):
                 prev = merged[-1] if merged else None
                 if prev is not None and prev.end is not None and not any(
                         prev.end - 1 <= d <= inst.start for d in departures):
-                    prev.steps += inst.steps
-                    prev.end, prev.uncertain = inst.end, prev.uncertain or inst.uncertain
+                    prev.absorb(inst)
                 else:
                     merged.append(inst)
             z.instances = merged

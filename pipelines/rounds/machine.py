@@ -18,7 +18,7 @@ Anything that does not add up makes the round `incomplete` with a note, never a 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -55,6 +55,7 @@ class LiveRound:
     cleared: int | None = None  # first frame with no card left on the layout
     notes: list[str] = field(default_factory=list)
     first_is_card: bool = False
+    doubts: dict[str, str] = field(default_factory=dict)  # zone -> the note on its present, doubtful state
 
     @property
     def slots(self) -> list[Slot]:
@@ -82,6 +83,11 @@ class WagerSeen:
     @property
     def key(self) -> tuple[int, str, int]:
         return (self.wager.seat, self.wager.spot, self.wager.hand)
+
+
+def _confirmed(ch: ZoneChange) -> bool:
+    """The tracker now reads confidently what it had confirmed with doubt (nothing else changed)."""
+    return ch.before.uncertain and not ch.after.uncertain and replace(ch.before, uncertain=False) == ch.after
 
 
 class RoundMachine:
@@ -142,8 +148,19 @@ class RoundMachine:
         ref = parse_zone(ch.zone)
         live.last = max(live.last, ch.frame)
         live.states[ch.zone] = ch.after
+        if _confirmed(ch):  # same contents, now read confidently: the doubt about them is gone
+            doubt = live.doubts.pop(ch.zone, None)
+            if doubt in live.notes:
+                live.notes.remove(doubt)
+            if ch.zone in live.chips:
+                live.chips[ch.zone].confirm()
+            if ch.zone in live.cards:
+                live.cards[ch.zone].confirm(self.card_state(ref, ch.after))
+            return
+        live.doubts.pop(ch.zone, None)
         if ch.after.uncertain:
-            live.note(f"uncertain observation in {ch.zone} at frame {ch.frame}")
+            live.doubts[ch.zone] = f"uncertain observation in {ch.zone} at frame {ch.frame}"
+            live.note(live.doubts[ch.zone])
         if ref.area in ("bet", "paid"):
             live.chips.setdefault(ch.zone, ChipZone(ch.zone)).update(ch.frame, ch.after.chip_total,
                                                                      ch.after.uncertain)

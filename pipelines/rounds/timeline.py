@@ -43,7 +43,17 @@ class ChipInstance:
     start: int
     steps: list[tuple[int, float]]  # (frame, total), the first one the placement
     end: int | None = None  # the frame it was gone; None while still there
-    uncertain: bool = False
+    doubtful: set[int] = field(default_factory=set)  # frames of steps read below the detector's confidence
+
+    @property
+    def uncertain(self) -> bool:
+        return bool(self.doubtful)
+
+    def absorb(self, later: ChipInstance) -> None:
+        """`later` was this stack again (it had only been covered): one instance from here on."""
+        self.steps += later.steps
+        self.end = later.end
+        self.doubtful |= later.doubtful
 
     @property
     def first(self) -> float:
@@ -85,12 +95,20 @@ class ChipZone:
         cur = self.current
         if total > 0:
             if cur is None:
-                self.instances.append(ChipInstance(self.name, frame, [(frame, total)], uncertain=uncertain))
+                self.instances.append(ChipInstance(self.name, frame, [(frame, total)],
+                                                   doubtful={frame} if uncertain else set()))
             else:
                 cur.steps.append((frame, total))
-                cur.uncertain |= uncertain
+                if uncertain:
+                    cur.doubtful.add(frame)
         elif cur is not None:
             cur.end = frame
+
+    def confirm(self) -> None:
+        """The stack's present total, read with doubt, was since read confidently."""
+        cur = self.current
+        if cur is not None:
+            cur.doubtful.discard(cur.steps[-1][0])
 
     def merge_gaps(self, max_gap: float) -> None:
         """Join a stack that vanished and came back within `max_gap` frames: it was covered, not taken."""
@@ -98,8 +116,7 @@ class ChipZone:
         for inst in self.instances:
             prev = merged[-1] if merged else None
             if prev is not None and prev.end is not None and inst.start - prev.end <= max_gap:
-                prev.steps += inst.steps
-                prev.end, prev.uncertain = inst.end, prev.uncertain or inst.uncertain
+                prev.absorb(inst)
             else:
                 merged.append(inst)
         self.instances = merged
@@ -152,6 +169,18 @@ class CardZone:
 
     def face_down_left(self) -> list[Slot]:
         return [s for s in self.present if s.card is None]
+
+    def confirm(self, state: ZoneState) -> None:
+        """What the area shows, read with doubt, was since read confidently: the cards in view are sure."""
+        shown = Counter(c for c, up in state.cards if up and c is not None)
+        down = sum(1 for c, up in state.cards if not up)
+        for slot in self.present:
+            if slot.card is not None and shown[slot.card] > 0:
+                shown[slot.card] -= 1
+                slot.uncertain = False
+            elif slot.card is None and down > 0:
+                down -= 1
+                slot.uncertain = False
 
     def update(self, frame: int, state: ZoneState, next_seq: int, table_order: bool = False,
                rereads: bool = False) -> tuple[list[Slot], list[Slot]]:

@@ -34,8 +34,11 @@ class DetectorConfig:
     imgsz: tuple[int, int] = (544, 960)  # (height, width): a 16:9 letterbox wastes no pixels on padding
     conf: float = 0.25  # below this a detection is dropped (chosen on held-out frames: benchmarks/detector_accuracy.py)
     uncertain_below: float = 0.6  # kept but marked uncertain (a round it touches goes to review)
-    iou: float = 0.7  # cards and backs, class-wise: fanned cards overlap a lot
-    chip_iou: float = 0.5  # chips, across denominations (chosen on held-out video; see decode_yolo)
+    iou: float = 0.7  # NMS for classes in neither group below, class-wise
+    chip_iou: float = 0.5  # chips, across denominations: spread-stack neighbours overlap ~0.35 (held-out video)
+    # Card faces and backs together: two dealt cards' boxes overlap at most ~0.2 IoU on every layout,
+    # while the detector's second box on a partly covered card overlaps its first by 0.5-0.65.
+    card_iou: float = 0.45
     card_conf: float = 0.5  # a card identity below this is carried as unknown
     threads: int = 1
 
@@ -72,13 +75,13 @@ def _to_tensor(images: list[np.ndarray]) -> np.ndarray:
     return np.ascontiguousarray(batch.transpose(0, 3, 1, 2))
 
 
-def decode_yolo(output: np.ndarray, conf: float, iou: float, chip_iou: float | None = None,
-                chip_ids: tuple[int, ...] = ()) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def decode_yolo(output: np.ndarray, conf: float, iou: float,
+                together: tuple[tuple[tuple[int, ...], float], ...] = ()) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """YOLO (v8/11) head output (4+nc, N) -> boxes xyxy, scores, class ids after NMS.
 
-    Classes not in `chip_ids` are suppressed class-wise at `iou`. Chip classes are suppressed together
-    (a chip is one denomination, so two boxes on one chip are a duplicate whatever their classes) at
-    `chip_iou`: neighbours in a spread stack overlap ~35 % IoU, a box between two of them ~60 %."""
+    Each `(class ids, IoU)` in `together` is suppressed as one group at its own IoU: one object is one
+    class, so two boxes on it are a duplicate whatever their classes (a chip of two denominations, a card
+    read as face and back). Classes in no group are suppressed class-wise at `iou`."""
     preds = output.T  # (N, 4+nc)
     scores_all = preds[:, 4:]
     cls = scores_all.argmax(1)
@@ -89,16 +92,25 @@ def decode_yolo(output: np.ndarray, conf: float, iou: float, chip_iou: float | N
         return np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, int)
     xy, wh = preds[:, :2], preds[:, 2:4]
     boxes = np.concatenate([xy - wh / 2, xy + wh / 2], axis=1)
-    is_chip = np.isin(cls, chip_ids) if chip_iou is not None else np.zeros(len(cls), bool)
-    kept = [_nms(boxes, scores, np.where(is_chip, -1, cls), ~is_chip, conf, iou)]
-    if is_chip.any():
-        kept.append(_nms(boxes, scores, np.zeros(len(cls), int), is_chip, conf, float(chip_iou)))
-    idx = np.sort(np.concatenate(kept))
+    idx = grouped_nms(boxes, scores, cls, iou, together)
     return boxes[idx].astype(np.float32), scores[idx].astype(np.float32), cls[idx]
 
 
-def _nms(boxes: np.ndarray, scores: np.ndarray, group: np.ndarray, mask: np.ndarray, conf: float,
-         iou: float) -> np.ndarray:
+def grouped_nms(boxes: np.ndarray, scores: np.ndarray, cls: np.ndarray, iou: float,
+                together: tuple[tuple[tuple[int, ...], float], ...] = ()) -> np.ndarray:
+    """Sorted indices of the boxes NMS keeps: each group in `together` as one class at its own IoU, the
+    other classes class-wise at `iou` (see decode_yolo)."""
+    grouped = np.zeros(len(cls), bool)
+    kept = []
+    for ids, group_iou in together:
+        member = np.isin(cls, ids)
+        grouped |= member
+        kept.append(_nms(boxes, scores, np.zeros(len(cls), int), member, float(group_iou)))
+    kept.append(_nms(boxes, scores, cls, ~grouped, iou))
+    return np.sort(np.concatenate(kept))
+
+
+def _nms(boxes: np.ndarray, scores: np.ndarray, group: np.ndarray, mask: np.ndarray, iou: float) -> np.ndarray:
     """Indices (into all boxes) kept by NMS among `mask`, boxes of different `group` never suppressing
     each other (offsetting boxes by group makes one NMS call group-wise)."""
     sel = np.flatnonzero(mask)
@@ -107,7 +119,7 @@ def _nms(boxes: np.ndarray, scores: np.ndarray, group: np.ndarray, mask: np.ndar
     offset = boxes[sel] + (group[sel, None] * 4096.0)
     idx = cv2.dnn.NMSBoxes(
         [[float(a), float(b), float(c - a), float(d - b)] for a, b, c, d in offset],
-        scores[sel].tolist(), conf, iou,
+        scores[sel].tolist(), 0.0, iou,  # scores were thresholded already
     )
     return sel[np.array(idx, dtype=int).reshape(-1)]
 
@@ -135,7 +147,9 @@ class Detector:
         # ("Ac" before "Tc"), so the classifier's order is not cards.DECK's.
         self.det_names = _model_names(self._det, self.config.detector_path, DET_CLASSES)
         self.card_names = _model_names(self._cls, self.config.classifier_path, CARD_CLASSES)
-        self._chip_ids = tuple(i for i, n in enumerate(self.det_names) if n.startswith("chip_"))
+        chip_ids = tuple(i for i, n in enumerate(self.det_names) if n.startswith("chip_"))
+        card_ids = tuple(i for i, n in enumerate(self.det_names) if n == "card" or n.startswith("back_"))
+        self._groups = ((chip_ids, self.config.chip_iou), (card_ids, self.config.card_iou))
         self._det_input = self._det.get_inputs()[0].name
         self._cls_input = self._cls.get_inputs()[0].name
         shape = self._cls.get_inputs()[0].shape
@@ -153,7 +167,7 @@ class Detector:
         out: list[sv.Detections] = []
         for frame, (img, scale, (px, py)) in zip(frames, boxed, strict=True):
             raw = self._det.run(None, {self._det_input: _to_tensor([img])})[0][0]
-            boxes, scores, cls = decode_yolo(raw, c.conf, c.iou, c.chip_iou, self._chip_ids)
+            boxes, scores, cls = decode_yolo(raw, c.conf, c.iou, self._groups)
             boxes = (boxes - np.array([px, py, px, py], np.float32)) / scale
             out.append(self._identify(frame, boxes, scores, cls))
         return out

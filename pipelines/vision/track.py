@@ -11,7 +11,8 @@
 - Uncertain observations (below the detector's confidence) make the state `uncertain` unless it was also
   seen confidently: new contents confirm as certain once `stable_frames` of their frames were confident,
   and wait up to `stable_frames` more frames for that before they confirm as uncertain (the change is
-  dated to its first frame either way).
+  dated to its first frame either way). A state confirmed as uncertain becomes certain once read
+  confidently for `stable_frames` more frames: a change that differs only in `uncertain`.
 - Each card keeps the back colour it showed most often (`ZoneState.backs`), also once turned face up.
 """
 
@@ -76,6 +77,7 @@ class _Zone:
     cand_first: int = 0
     cand_count: int = 0
     cand_uncertain: int = 0  # how many of the candidate's frames were uncertain
+    sure_again: int = 0  # confident frames of a state confirmed as uncertain, since it was confirmed
 
 
 class ZoneTracker:
@@ -171,7 +173,11 @@ class ZoneTracker:
         change = None
         if sig == zone.stable_sig:
             zone.cand_sig = None
-            refreshed = self._state(zone, sig, zone.stable.uncertain)
+            # A state confirmed as uncertain and then read confidently for `stable_frames` frames is
+            # certain after all (the hand that half-covered a chip has moved away).
+            zone.sure_again += zone.stable.uncertain and not uncertain
+            doubt = zone.stable.uncertain and zone.sure_again < self.stable_frames
+            refreshed = self._state(zone, sig, doubt)
             if refreshed != zone.stable:  # a confirmed card's majority identity changed
                 change = ZoneChange(name, frame, zone.stable, refreshed)
                 zone.stable = refreshed
@@ -193,7 +199,7 @@ class ZoneTracker:
                 after = self._state(zone, sig, sure < need)
                 if after != zone.stable:
                     change = ZoneChange(name, zone.cand_first, zone.stable, after)
-                zone.stable_sig, zone.stable, zone.cand_sig = sig, after, None
+                zone.stable_sig, zone.stable, zone.cand_sig, zone.sure_again = sig, after, None, 0
                 live = {tid for tid, _ in sig[0]}
                 zone.tracks = {tid: t for tid, t in zone.tracks.items() if tid in live}  # gone is gone
         self._forget(zone, frame)

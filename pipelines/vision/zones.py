@@ -191,15 +191,9 @@ class ZoneMapper:
             else:
                 lines.append([int(i)])
         rows: list[list[int]] = []
-        for line in lines:  # split a line where the gap is more than a step and a half
+        for line in lines:
             line.sort(key=lambda i: u[i])
-            run = [line[0]]
-            for a, b in itertools.pairwise(line):
-                if u[b] - u[a] > 1.5 * sp.step_mm or len(run) == sp.per_row:
-                    rows.append(run)
-                    run = []
-                run.append(b)
-            rows.append(run)
+            rows += _split_runs(line, u, sp.step_mm, sp.per_row)
         return rows
 
     def _chain_rows(self, pts: np.ndarray, rows: list[list[int]]) -> list[tuple[list[int], np.ndarray]]:
@@ -359,6 +353,21 @@ class ZoneMapper:
         bare = _hidden(objs, replace(scene, occluders=[]), self.layout, camera)
         return {o.stack for o, h in zip(objs, bare, strict=True) if o.kind == "chip" and h > HIDDEN_LIMIT
                 and o.stack in part}
+
+
+def _split_runs(line: list[int], u: np.ndarray, step: float, per_row: int) -> list[list[int]]:
+    """A line of chips (sorted along the spread) -> the rows of separate stacks in it: a run ends at a
+    gap of 1.4 steps or more (within a row chips are one step apart, give or take the detector's few
+    mm; at 1.5 two payouts laid side by side merged), or when it holds a full row."""
+    rows: list[list[int]] = []
+    run = [line[0]]
+    for a, b in itertools.pairwise(line):
+        if u[b] - u[a] >= 1.4 * step or len(run) == per_row:
+            rows.append(run)
+            run = []
+        run.append(b)
+    rows.append(run)
+    return rows
 
 
 def _sorted(obs: dict[str, ZoneObs]) -> FrameObs:

@@ -50,8 +50,9 @@ def _state(cards=(), chips=0.0, uncertain=False) -> ZoneState:
     return ZoneState(cards=tuple(cards), chip_total=chips, uncertain=uncertain)
 
 
-def _play(uncertain_card: bool) -> Round:
-    """A hand-made 3 Card Monster round of one seat, fed as tracker changes."""
+def _play(uncertain_card: bool, confirmed_later: bool = False, uncertain_ante: bool = False) -> Round:
+    """A hand-made 3 Card Monster round of one seat, fed as tracker changes. `confirmed_later`: each doubtful
+    state is read confidently a few frames on (the tracker's change that drops only `uncertain`)."""
     m = machine_for("3-card-monster", "T9")
     states: dict[str, ZoneState] = {}
     out: list[Round] = []
@@ -61,7 +62,9 @@ def _play(uncertain_card: bool) -> Round:
         states[zone] = new
         out.extend(m.feed([ZoneChange(zone, frame, before, new)]))
 
-    to(0, "seat1.ante", _state(chips=10))
+    to(0, "seat1.ante", _state(chips=10, uncertain=uncertain_ante))
+    if uncertain_ante and confirmed_later:
+        to(4, "seat1.ante", _state(chips=10))
     to(1, "seat1.monster", _state(chips=5))
     for k in (1, 2, 3):
         to(5 + k, f"dealer.card{k}", _state([(None, False)]))
@@ -71,6 +74,8 @@ def _play(uncertain_card: bool) -> Round:
     to(20, "seat1.play", _state(chips=10))
     for k, c in zip((1, 2, 3), ("Kh", "9c", "4d"), strict=True):
         to(30 + k, f"dealer.card{k}", _state([(c, True)], uncertain=uncertain_card and k == 2))
+    if uncertain_card and confirmed_later:
+        to(36, "dealer.card2", _state([("9c", True)]))
     hand = [("As", True), ("Ad", True), ("7c", True), ("2h", True)]
     to(40, "seat1.cards", _state(hand))
     to(45, "seat1.play.paid", _state(chips=10))
@@ -99,6 +104,16 @@ def test_an_uncertain_observation_makes_the_round_incomplete_not_wrong() -> None
     r = _play(uncertain_card=True)
     assert r.status == "incomplete"
     assert any("uncertain" in n for n in r.notes)
+
+
+def test_a_doubt_read_away_by_confident_frames_leaves_the_round_complete() -> None:
+    r = _play(uncertain_card=True, confirmed_later=True, uncertain_ante=True)
+    assert r.status == "complete", r.notes
+    assert not r.notes and r.cards_of("dealer") == ["Kh", "9c", "4d"]
+    assert not r.wager(1, "ante", 0).uncertain and r.wager(1, "ante", 0).amount == 10
+    assert not any(c.uncertain for c in r.cards)
+    # Confirming one doubt leaves the other: still incomplete.
+    assert _play(uncertain_card=True, confirmed_later=False, uncertain_ante=True).status == "incomplete"
 
 
 def test_a_round_cut_off_by_the_end_of_the_video_is_incomplete() -> None:

@@ -84,6 +84,18 @@ def test_doubtful_chips_seen_confidently_soon_after_are_certain():
     assert len(changes) == 1 and changes[0].after.uncertain
 
 
+def test_a_state_confirmed_with_doubt_becomes_certain_when_read_confidently_later():
+    t = ZoneTracker(stable_frames=2)
+    doubtful, sure = ZoneObs(chips=[100, 100, 100], chips_uncertain=True), ZoneObs(chips=[100, 100, 100])
+    changes = _run(t, [{"seat2.main": doubtful}] * 6 + [{"seat2.main": sure}, {"seat2.main": doubtful},
+                                                         {"seat2.main": sure}])
+    assert [(c.frame, c.after.uncertain) for c in changes] == [(0, True), (8, False)]
+    assert changes[1].before == changes[0].after and changes[1].after.chip_total == 300
+    # One confident frame is not enough.
+    t = ZoneTracker(stable_frames=2)
+    assert len(_run(t, [{"seat2.main": doubtful}] * 6 + [{"seat2.main": sure}] + [{"seat2.main": doubtful}] * 3)) == 1
+
+
 def test_a_doubtful_frame_of_a_card_read_consistently_is_no_doubt():
     t = ZoneTracker(stable_frames=2)
     frames = [{"seat1.cards": _cards("Ah")}] * 3 + [{"seat1.cards": _cards("Ah", "Kd", uncertain=True)}] * 2

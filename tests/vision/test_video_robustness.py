@@ -18,6 +18,8 @@ from pipelines.vision.reference import EmptyTableFilter, ReferenceError, load_re
 from pipelines.vision.zones import _sorted
 
 CHIP_IDS = tuple(i for i, n in enumerate(DET_CLASSES) if n.startswith("chip_"))
+CARD_IDS = tuple(i for i, n in enumerate(DET_CLASSES) if n == "card" or n.startswith("back_"))
+GROUPS = ((CHIP_IDS, 0.5), (CARD_IDS, 0.45))
 
 
 def _head(boxes: list[tuple[float, float, float, float, str, float]]) -> np.ndarray:
@@ -33,15 +35,22 @@ def test_a_box_between_two_chips_is_a_duplicate_whatever_its_denomination():
     # Neighbours in a spread stack (offset 0.4 of a chip, IoU ~0.35) and a weaker box half-way between.
     raw = _head([(100, 100, 20, 20, "chip_25", 0.9), (108, 100, 20, 20, "chip_25", 0.85),
                  (104, 100, 20, 20, "chip_100", 0.4)])
-    _boxes, scores, _cls = decode_yolo(raw, 0.25, 0.7, 0.5, CHIP_IDS)
+    _boxes, scores, _cls = decode_yolo(raw, 0.25, 0.7, GROUPS)
     assert sorted(scores.tolist()) == pytest.approx([0.85, 0.9])
     # Class-wise at 0.7 (the old behaviour) keeps all three and the stack reads 150 instead of 50.
     assert len(decode_yolo(raw, 0.25, 0.7)[0]) == 3
 
 
-def test_overlapping_cards_are_not_suppressed_as_chips_are():
-    raw = _head([(100, 100, 40, 60, "card", 0.9), (110, 100, 40, 60, "card", 0.8)])  # IoU ~0.6: a fan
-    assert len(decode_yolo(raw, 0.25, 0.7, 0.5, CHIP_IDS)[0]) == 2
+def test_cards_in_a_column_are_kept_and_a_second_box_on_one_card_is_dropped():
+    # A column as Pick 2 deals it: each card 40 px below the last (IoU ~0.05 with its neighbour).
+    column = [(100, 100 + 40 * k, 40, 46, "card", 0.9) for k in range(3)]
+    assert len(decode_yolo(_head(column), 0.25, 0.7, GROUPS)[0]) == 3
+    # The detector's weaker second box on the last card, 10 px lower (IoU ~0.6), and a back read on the first.
+    raw = _head([*column, (100, 190, 40, 46, "card", 0.6), (100, 102, 40, 46, "back_red", 0.5)])
+    boxes, scores, cls = decode_yolo(raw, 0.25, 0.7, GROUPS)
+    assert sorted(scores.tolist()) == pytest.approx([0.9, 0.9, 0.9])
+    assert {DET_CLASSES[c] for c in cls} == {"card"}
+    assert len(decode_yolo(raw, 0.25, 0.7)[0]) == 5  # class-wise at 0.7 keeps both duplicates
 
 
 @pytest.fixture(scope="module")

@@ -48,6 +48,20 @@ def test_random_stacks_land_in_their_zones(game):
     assert right / total >= 0.97  # measured about 0.99 (benchmarks/detector_speed.py --stacks)
 
 
+def test_a_payout_laid_just_past_the_wager_in_the_same_line_is_its_own_stack():
+    # High Tie, seen in video: the $35 double wager and the $40 payout beside it lie in one line along the
+    # spread, 1.47 steps apart; read as one run, the payout's first chips joined the wager's stack.
+    mapper, _ = _mapper("high-tie")
+    u, v = mapper.spread.axes
+    step = mapper.spread.step_mm
+    wager = [k * step for k in range(3)]
+    payout = [wager[-1] + 1.47 * step + k * step for k in range(4)]
+    origin = np.array(mapper.layout.zone("seat2.double").centre)
+    pts = np.array([origin + a * u for a in wager + payout])
+    stacks = sorted(mapper.group_stacks(pts), key=lambda st: min(st.members))
+    assert [st.members for st in stacks] == [(0, 1, 2), (3, 4, 5, 6)]
+
+
 def test_a_big_payout_spilling_over_neighbours_stays_one_stack():
     mapper, _ = _mapper("high-tie")
     z = mapper.layout.zone("seat3.main.paid")
