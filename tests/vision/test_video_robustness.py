@@ -47,7 +47,7 @@ def test_cards_in_a_column_are_kept_and_a_second_box_on_one_card_is_dropped():
     assert len(decode_yolo(_head(column), 0.25, 0.7, GROUPS)[0]) == 3
     # The detector's weaker second box on the last card, 10 px lower (IoU ~0.6), and a back read on the first.
     raw = _head([*column, (100, 190, 40, 46, "card", 0.6), (100, 102, 40, 46, "back_red", 0.5)])
-    boxes, scores, cls = decode_yolo(raw, 0.25, 0.7, GROUPS)
+    _boxes, scores, cls = decode_yolo(raw, 0.25, 0.7, GROUPS)
     assert sorted(scores.tolist()) == pytest.approx([0.9, 0.9, 0.9])
     assert {DET_CLASSES[c] for c in cls} == {"card"}
     assert len(decode_yolo(raw, 0.25, 0.7)[0]) == 5  # class-wise at 0.7 keeps both duplicates

@@ -52,7 +52,7 @@ def test_a_payout_laid_just_past_the_wager_in_the_same_line_is_its_own_stack():
     # High Tie, seen in video: the $35 double wager and the $40 payout beside it lie in one line along the
     # spread, 1.47 steps apart; read as one run, the payout's first chips joined the wager's stack.
     mapper, _ = _mapper("high-tie")
-    u, v = mapper.spread.axes
+    u, _ = mapper.spread.axes
     step = mapper.spread.step_mm
     wager = [k * step for k in range(3)]
     payout = [wager[-1] + 1.47 * step + k * step for k in range(4)]
