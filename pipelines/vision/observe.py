@@ -25,6 +25,7 @@ class ZoneObs:
     cards: list[CardObs] = field(default_factory=list)
     chips: list[int] = field(default_factory=list)  # denominations seen in the zone's stack
     chips_uncertain: bool = False  # a chip of the zone's stack below the detector's confidence
+    chips_min_confidence: float = 1.0  # the least confident chip of the zone's stack
 
     @property
     def uncertain(self) -> bool:

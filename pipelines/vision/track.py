@@ -12,7 +12,8 @@
   seen confidently: new contents confirm as certain once `stable_frames` of their frames were confident,
   and wait up to `stable_frames` more frames for that before they confirm as uncertain (the change is
   dated to its first frame either way). A state confirmed as uncertain becomes certain once read
-  confidently for `stable_frames` more frames: a change that differs only in `uncertain`.
+  with high confidence (`sure_conf`) for `stable_frames` more frames: a change that differs only in
+  `uncertain`.
 - Each card keeps the back colour it showed most often (`ZoneState.backs`), also once turned face up.
 """
 
@@ -84,7 +85,7 @@ class ZoneTracker:
     """Stable per-zone state from a stream of analysed frames."""
 
     def __init__(self, stable_frames: int = 3, removal_frames: int | None = None, match_mm: float = 35.0,
-                 vote_min_conf: float = 0.5) -> None:
+                 vote_min_conf: float = 0.5, sure_conf: float = 0.8) -> None:
         if stable_frames < 1:
             raise ValueError(f"ZoneTracker: stable_frames must be at least 1, got {stable_frames}")
         self.stable_frames = stable_frames
@@ -94,6 +95,7 @@ class ZoneTracker:
                              f"stable_frames ({stable_frames})")
         self.match_mm = match_mm
         self.vote_min_conf = vote_min_conf
+        self.sure_conf = sure_conf
         self._zones: dict[str, _Zone] = {}
         self._next_id = 0
 
@@ -175,7 +177,7 @@ class ZoneTracker:
             zone.cand_sig = None
             # A state confirmed as uncertain and then read confidently for `stable_frames` frames is
             # certain after all (the hand that half-covered a chip has moved away).
-            zone.sure_again += zone.stable.uncertain and not uncertain
+            zone.sure_again += zone.stable.uncertain and not uncertain and self._sure(zo, tracks)
             doubt = zone.stable.uncertain and zone.sure_again < self.stable_frames
             refreshed = self._state(zone, sig, doubt)
             if refreshed != zone.stable:  # a confirmed card's majority identity changed
@@ -204,6 +206,13 @@ class ZoneTracker:
                 zone.tracks = {tid: t for tid, t in zone.tracks.items() if tid in live}  # gone is gone
         self._forget(zone, frame)
         return change
+
+    def _sure(self, zo: ZoneObs, tracks: list[_CardTrack]) -> bool:
+        """Read with high confidence: what it takes to lift a doubt already confirmed (a reading between
+        the detector's confidence and this is right only ~95 % of the time, benchmarks/detector_accuracy.py)."""
+        cards_sure = all(c.confidence >= self.sure_conf or t.settled(c.face_up, self.stable_frames)
+                         for t, c in zip(tracks, zo.cards, strict=True))
+        return cards_sure and (not zo.chips or zo.chips_min_confidence >= self.sure_conf)
 
     def _forget(self, zone: _Zone, frame: int) -> None:
         """Drop card tracks neither in the confirmed state nor seen lately."""

@@ -60,6 +60,9 @@ class ChipStackObs:
     x_mm: float
     y_mm: float
     zone: str | None
+    # Every row holds as many chips as its length along the spread says (one per step): a row with a
+    # chip too many (a box between two chips) or a chip missing inside it is not.
+    regular: bool = True
 
 
 def apply_homography(H: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -174,7 +177,11 @@ class ZoneMapper:
         stacks = self._chain_rows(pts, rows)
         centres = np.array([c for _, c in stacks])
         zones = self.stack_zone(centres)
-        return [ChipStackObs(tuple(sorted(m)), float(c[0]), float(c[1]), z)
+        u = pts @ self.spread.axes[0]
+        # 0.75 of a step: three times the spread of a row's length under the detector's ~2.5 mm jitter
+        irregular = {i for r in rows if abs(len(r) - 1 - float(np.ptp(u[r])) / self.spread.step_mm) >= 0.75
+                     for i in r}
+        return [ChipStackObs(tuple(sorted(m)), float(c[0]), float(c[1]), z, regular=not irregular & set(m))
                 for (m, c), z in zip(stacks, zones, strict=True)]
 
     def _rows(self, pts: np.ndarray) -> list[list[int]]:
@@ -210,11 +217,12 @@ class ZoneMapper:
                 continue
             used[k] = True
             members, vs, us, v_last = list(r0), [v0], [u0], v0
+            chain = [r0]
             while True:  # the next row up: one pitch further, centred alike
                 best, best_err = None, math.inf
                 for j in range(k + 1, len(info)):
-                    vj, uj, _ = info[j]
-                    if used[j]:
+                    vj, uj, rj = info[j]
+                    if used[j] or not _may_follow(chain, rj, sp.per_row):
                         continue
                     dv = vj - v_last - sp.row_pitch_mm
                     if dv > 0.3 * sp.row_pitch_mm:
@@ -226,6 +234,7 @@ class ZoneMapper:
                     break
                 used[best] = True
                 vj, uj, rj = info[best]
+                chain.append(rj)
                 members += rj
                 vs.append(vj)
                 us.append(uj)
@@ -269,7 +278,8 @@ class ZoneMapper:
                 continue
             members = chip_idx[list(st.members)]
             obs[st.zone].chips.extend(int(chip_vals[i]) for i in members)
-            obs[st.zone].chips_uncertain |= bool(uncertain[members].any())
+            obs[st.zone].chips_uncertain |= bool(uncertain[members].any()) or not st.regular
+            obs[st.zone].chips_min_confidence = min(obs[st.zone].chips_min_confidence, float(conf[members].min()))
         return _sorted(obs)
 
     def occluded_zones(self, scene: Scene, min_fraction: float = 0.25) -> set[str]:
@@ -353,6 +363,17 @@ class ZoneMapper:
         bare = _hidden(objs, replace(scene, occluders=[]), self.layout, camera)
         return {o.stack for o, h in zip(objs, bare, strict=True) if o.kind == "chip" and h > HIDDEN_LIMIT
                 and o.stack in part}
+
+
+def _may_follow(chain: list[list[int]], row: list[int], per_row: int) -> bool:
+    """Whether `row` can be the next row of a stack whose rows so far are `chain`. A stack fills its rows
+    one after the other, so only its first or its last row may be short (one chip fewer still counts as
+    full: the detector misses a chip now and then). A short stack beside another stack's row, one pitch
+    away (a King High payout next to its wager), is another stack."""
+    full = [len(r) >= per_row - 1 for r in chain]
+    if len(row) >= per_row - 1:
+        return full[-1] or len(chain) == 1
+    return all(full)
 
 
 def _split_runs(line: list[int], u: np.ndarray, step: float, per_row: int) -> list[list[int]]:

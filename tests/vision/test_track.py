@@ -94,6 +94,10 @@ def test_a_state_confirmed_with_doubt_becomes_certain_when_read_confidently_late
     # One confident frame is not enough.
     t = ZoneTracker(stable_frames=2)
     assert len(_run(t, [{"seat2.main": doubtful}] * 6 + [{"seat2.main": sure}] + [{"seat2.main": doubtful}] * 3)) == 1
+    # Nor are readings above the detector's confidence but below `sure_conf` (right ~95 % of the time).
+    t = ZoneTracker(stable_frames=2)
+    fair = ZoneObs(chips=[100, 100, 100], chips_min_confidence=0.7)
+    assert len(_run(t, [{"seat2.main": doubtful}] * 6 + [{"seat2.main": fair}] * 6)) == 1
 
 
 def test_a_doubtful_frame_of_a_card_read_consistently_is_no_doubt():

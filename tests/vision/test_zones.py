@@ -62,6 +62,19 @@ def test_a_payout_laid_just_past_the_wager_in_the_same_line_is_its_own_stack():
     assert [st.members for st in stacks] == [(0, 1, 2), (3, 4, 5, 6)]
 
 
+def test_a_row_with_a_chip_more_than_its_length_holds_is_irregular():
+    # King High, seen in video: five confident boxes on a spread of four chips (a box between two of them).
+    mapper, _ = _mapper("king-high")
+    u, _ = mapper.spread.axes
+    step = mapper.spread.step_mm
+    origin = np.array(mapper.layout.zone("seat1.high").centre)
+    four = [origin + k * step * u for k in range(4)]
+    (clean,) = mapper.group_stacks(np.array(four))
+    assert clean.regular and len(clean.members) == 4
+    (doubled,) = mapper.group_stacks(np.array([*four, origin + 1.5 * step * u]))
+    assert not doubled.regular and len(doubled.members) == 5
+
+
 def test_a_big_payout_spilling_over_neighbours_stays_one_stack():
     mapper, _ = _mapper("high-tie")
     z = mapper.layout.zone("seat3.main.paid")
