@@ -33,8 +33,9 @@ def load_reference(path: str | Path, frame_size: tuple[int, int] | None = None) 
 
 
 def _gray(img: np.ndarray) -> np.ndarray:
-    g = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img
-    return cv2.GaussianBlur(g.astype(np.float32), (3, 3), 0.8)
+    """Blurred float image, colour kept: printed art can differ from the felt in hue alone (a red heart on
+    green felt is nearly the same grey)."""
+    return cv2.GaussianBlur(img.astype(np.float32), (3, 3), 0.8)
 
 
 def _gray_box(img: np.ndarray, x1: int, y1: int, x2: int, y2: int) -> np.ndarray:
@@ -52,7 +53,7 @@ class EmptyTableFilter:
 
     reference: np.ndarray
     min_similarity: float = 0.8  # NCC at or above this: bare felt (real objects measured <= 0.6, art >= 0.8)
-    min_texture: float = 6.0  # grey-level std below this in the reference: plain felt, nothing to compare
+    min_texture: float = 6.0  # std (all channels) below this in the reference: plain felt, nothing to compare
 
     def __post_init__(self) -> None:
         self._ref = _gray(self.reference)
@@ -68,8 +69,9 @@ class EmptyTableFilter:
             x1, y1, x2, y2 = max(0, x1), max(0, y1), min(w, x2), min(h, y2)
             if x2 - x1 < 3 or y2 - y1 < 3:
                 continue
-            a, b = _gray_box(frame, x1, y1, x2, y2).ravel(), self._ref[y1:y2, x1:x2].ravel()
-            a, b = a - a.mean(), b - b.mean()
+            a, b = _gray_box(frame, x1, y1, x2, y2), self._ref[y1:y2, x1:x2]
+            # each channel about its own mean: robust to a brightness or white-balance drift
+            a, b = (a - a.mean(axis=(0, 1))).ravel(), (b - b.mean(axis=(0, 1))).ravel()
             if b.std() < self.min_texture:
                 continue
             out[i] = float(a @ b / (np.sqrt((a @ a) * (b @ b)) + 1e-6))

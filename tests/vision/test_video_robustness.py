@@ -81,6 +81,26 @@ def test_printed_felt_art_is_dropped_and_real_chips_kept(king_high_table):
     assert kept.data["class_name"].tolist() == ["chip_25", "chip_25"]
 
 
+def test_art_that_differs_from_the_felt_in_hue_alone_is_still_recognised():
+    # Seen in video: a red suit symbol on green felt is nearly the felt's grey, so a grey-level comparison
+    # found nothing to compare and kept the detector's "chip" on it; the table never looked empty.
+    import cv2
+
+    ref = np.zeros((120, 160, 3), np.uint8)
+    ref[:] = (40, 120, 40)  # green felt (grey ~87)
+    cv2.circle(ref, (40, 60), 10, (30, 30, 200), -1)  # red symbol (grey ~82)
+    assert cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY)[50:71, 30:51].std() < 6
+    frame = cv2.add(ref, np.full_like(ref, 12))  # the room a little brighter
+    cv2.circle(frame, (110, 60), 10, (20, 20, 20), -1)  # a real (black) chip on bare felt next to more art
+    cv2.circle(frame, (110, 60), 6, (230, 230, 230), 2)
+    cv2.circle(ref, (110, 60), 10, (30, 30, 200), -1)
+    dets = sv.Detections(xyxy=np.array([[29, 49, 52, 72], [99, 49, 122, 72]], np.float32),
+                         confidence=np.array([0.75, 0.9], np.float32), class_id=np.array([4, 6]),
+                         data={"class_name": np.array(["chip_5", "chip_100"])})
+    kept = EmptyTableFilter(ref).filter(frame, dets)
+    assert kept.data["class_name"].tolist() == ["chip_100"]
+
+
 def test_a_wrong_or_missing_reference_fails_clearly(king_high_table, tmp_path):
     _, _cam, ref_path = king_high_table
     with pytest.raises(ReferenceError, match="reference is 1280x720"):
