@@ -32,18 +32,18 @@ def load_reference(path: str | Path, frame_size: tuple[int, int] | None = None) 
     return img
 
 
-def _gray(img: np.ndarray) -> np.ndarray:
+def _blurred(img: np.ndarray) -> np.ndarray:
     """Blurred float image, colour kept: printed art can differ from the felt in hue alone (a red heart on
     green felt is nearly the same grey)."""
     return cv2.GaussianBlur(img.astype(np.float32), (3, 3), 0.8)
 
 
-def _gray_box(img: np.ndarray, x1: int, y1: int, x2: int, y2: int) -> np.ndarray:
-    """`_gray(img)[y1:y2, x1:x2]` from the box and a one-pixel margin only (the blur is 3x3; where the
+def _blurred_box(img: np.ndarray, x1: int, y1: int, x2: int, y2: int) -> np.ndarray:
+    """`_blurred(img)[y1:y2, x1:x2]` from the box and a one-pixel margin only (the blur is 3x3; where the
     box meets the frame's edge the crop's edge is the frame's), so no analysed frame is converted whole."""
     h, w = img.shape[:2]
     mx1, my1, mx2, my2 = max(0, x1 - 1), max(0, y1 - 1), min(w, x2 + 1), min(h, y2 + 1)
-    g = _gray(img[my1:my2, mx1:mx2])
+    g = _blurred(img[my1:my2, mx1:mx2])
     return g[y1 - my1 : g.shape[0] - (my2 - y2), x1 - mx1 : g.shape[1] - (mx2 - x2)]
 
 
@@ -56,7 +56,7 @@ class EmptyTableFilter:
     min_texture: float = 6.0  # std (all channels) below this in the reference: plain felt, nothing to compare
 
     def __post_init__(self) -> None:
-        self._ref = _gray(self.reference)
+        self._ref = _blurred(self.reference)
 
     def similarity(self, frame: np.ndarray, detections: sv.Detections) -> np.ndarray:
         """NCC of each box against the reference (NaN where the reference is too plain to tell)."""
@@ -69,7 +69,7 @@ class EmptyTableFilter:
             x1, y1, x2, y2 = max(0, x1), max(0, y1), min(w, x2), min(h, y2)
             if x2 - x1 < 3 or y2 - y1 < 3:
                 continue
-            a, b = _gray_box(frame, x1, y1, x2, y2), self._ref[y1:y2, x1:x2]
+            a, b = _blurred_box(frame, x1, y1, x2, y2), self._ref[y1:y2, x1:x2]
             # each channel about its own mean: robust to a brightness or white-balance drift
             a, b = (a - a.mean(axis=(0, 1))).ravel(), (b - b.mean(axis=(0, 1))).ravel()
             if b.std() < self.min_texture:

@@ -212,7 +212,7 @@ class ZoneTracker:
         the detector's confidence and this is right only ~95 % of the time, benchmarks/detector_accuracy.py)."""
         cards_sure = all(c.confidence >= self.sure_conf or t.settled(c.face_up, self.stable_frames)
                          for t, c in zip(tracks, zo.cards, strict=True))
-        return cards_sure and (not zo.chips or zo.chips_min_confidence >= self.sure_conf)
+        return cards_sure and zo.chips_min_confidence >= self.sure_conf  # 1.0 where there are no chips
 
     def _forget(self, zone: _Zone, frame: int) -> None:
         """Drop card tracks neither in the confirmed state nor seen lately."""
