@@ -3,7 +3,7 @@
 # Run on the lent GPU machine from the repository root, with the wheels it lacks carried in .whl/
 # (ultralytics, ultralytics-thop, ultralytics-platform, pydantic, pydantic-core, annotated-types,
 # typing-inspection, supervision, pydeprecate, defusedxml). Settings by environment: SEED, IMAGES, IMGSZ,
-# EPOCHS, CLS_EPOCHS, DET_H and CLS_H (time budgets in hours), DET_INIT and CLS_INIT (weights to fine-tune).
+# CROPS (classifier crops per card), EPOCHS, CLS_EPOCHS, DET_H and CLS_H (time budgets in hours), DET_INIT and CLS_INIT (weights to fine-tune).
 set -euo pipefail
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl
 export PYTHONPATH=/tmp/site:$PWD:$PWD/models/training/device_shim YOLO_OFFLINE=1 PYTHONUNBUFFERED=1
@@ -14,6 +14,7 @@ from pathlib import Path
 from pipelines.vision.training import build_training_sets, train
 t = time.time()
 meta = build_training_sets(Path("/tmp/data"), images=int(os.environ.get("IMAGES", "3000")), seed=int(os.environ.get("SEED", "1")), workers=16,
+                           crops_per_card=int(os.environ.get("CROPS", "1")),
                            progress=False)
 meta["render_s"] = round(time.time() - t, 1)
 print(json.dumps(meta), flush=True)
@@ -26,6 +27,6 @@ rep["data"] = meta
 (out / "training_report.json").write_text(json.dumps(rep, indent=2))
 print(json.dumps(rep))
 PY
-cp /tmp/data/runs/det/results.csv $OUT/det_results.csv || true
-cp /tmp/data/runs/cls/results.csv $OUT/cls_results.csv || true
+cp /tmp/data/runs/det/results.csv $OUT/det_results_seed${SEED:-1}.csv || true
+cp /tmp/data/runs/cls/results.csv $OUT/cls_results_seed${SEED:-1}.csv || true
 ls -la $OUT
