@@ -79,6 +79,7 @@ class WagerSeen:
     settled_at: int | None = None
     settle_end: int | None = None
     uncertain: bool = False
+    moved_at: int | None = None  # a frame the wager was read as more than it is while its payout was laid
 
     @property
     def key(self) -> tuple[int, str, int]:
@@ -313,6 +314,7 @@ class RoundMachine:
                 ws.outcome, ws.paid, ws.settled_at = "win", round(p.peak, 2), p.start
                 ws.settle_end = p.end
                 ws.uncertain |= p.uncertain
+                ws.moved_at = self._wager_moved_with_payout(ws, p)
                 break
             if ws.outcome is None and ws.inst.end is not None and (deadline is None or ws.inst.end < deadline):
                 ws.outcome, ws.settled_at = "removed", ws.inst.end
@@ -328,6 +330,7 @@ class RoundMachine:
             live.note(f"the observed round cannot be settled by the rules: {e}")
             expected = []
         exp_outcome = {(x.seat, x.spot, x.hand): x.outcome for x in expected}
+        self._doubt_payouts_split_with_wager(seen, expected, live)
         exp_order = {(x.seat, x.spot, x.hand): x.order for x in expected}
         for ws in seen:
             if ws.outcome == "removed":
@@ -357,6 +360,29 @@ class RoundMachine:
                 seat=ws.wager.seat, spot=ws.wager.spot, hand=ws.wager.hand, outcome=ws.outcome,
                 paid=ws.paid if ws.outcome == "win" else 0.0, seq=i,
                 frames=FrameRange(start=start, end=max(start, end)), uncertain=ws.uncertain))
+
+    def _wager_moved_with_payout(self, ws: WagerSeen, p: ChipInstance) -> int | None:
+        """A payout laid against its wager forms one row with it, and the line between the two zones falls
+        where the boxes put it: a wager read as more than it is just as its payout appears may hold some of
+        the payout's chips. The first such frame, if any. (Read as less, it is most often the dealer's hand
+        over it, laying the payout.)"""
+        near, lag = SAME_TIME_S * self.fps, PAYOUT_LAG_S * self.fps  # the payout shows `lag` after it is laid
+        return next((f for f, _, after in ws.inst.changes_after(ws.lock)
+                     if p.start - lag - near <= f <= p.start + near and after > ws.wager.amount), None)
+
+    def _doubt_payouts_split_with_wager(self, seen: list[WagerSeen], expected: list, live: LiveRound) -> None:
+        """A payout read short of what the rules pay while its wager was read as more than it is may be the
+        zones' line and not the dealer: the round says it is unsure instead of claiming a short pay. (Chips
+        counted with the wager only ever make a payout look short; adding the wager's surplus back was
+        tried, and matched the rules by chance as often as not.)"""
+        net = {(x.seat, x.spot, x.hand): x.net for x in expected}
+        for ws in seen:
+            if ws.moved_at is None or ws.outcome != "win" or ws.paid >= net.get(ws.key, 0.0) - 0.005:
+                continue
+            ws.uncertain = True
+            live.note(f"seat {ws.key[0]} {ws.key[1]} (hand {ws.key[2]}): payout read as {ws.paid:g} while the "
+                      f"wager beside it was read as more than it is (frame {ws.moved_at}); some of the payout's "
+                      "chips may have been counted with the wager")
 
     def _in_dealer_order(self, done: list[WagerSeen], exp_order: dict[tuple[int, str, int], int]
                          ) -> list[WagerSeen]:

@@ -4,8 +4,9 @@ way round, the round says it is unsure instead of asserting the manual's order."
 from __future__ import annotations
 
 from pipelines.games.round import Wager
+from pipelines.games.settlement import Settlement
 from pipelines.rounds.king_high import KingHighMachine
-from pipelines.rounds.machine import WagerSeen
+from pipelines.rounds.machine import LiveRound, WagerSeen
 from pipelines.rounds.timeline import ChipInstance
 
 
@@ -37,3 +38,34 @@ def test_one_boxes_settlements_keep_the_manual_order_without_doubt() -> None:
     b.wager = b.wager.model_copy(update={"spot": "suit"})
     out = m._in_dealer_order([a, b], {(3, "suit", 1): 1, (3, "high", 1): 2})
     assert [ws.wager.spot for ws in out] == ["suit", "high"] and m._assumed_order == []
+
+
+
+def _payout_beside(wager_steps: list[tuple[int, float]], payout_at: int, paid: float = 10.0,
+                   rules_pay: float = 20.0) -> tuple[bool, list[str]]:
+    """A $15 wager, a payout the dealer lays in line with it; the rules pay `rules_pay`."""
+    m = KingHighMachine("T1")  # 10 frames a second: a payout shows 8 frames after it is laid
+    w = Wager(seat=7, spot="low", hand=1, amount=15.0)
+    ws = WagerSeen(w, ChipInstance("seat7.low", 0, wager_steps), 5, "seat7.low.paid", outcome="win", paid=paid)
+    ws.moved_at = m._wager_moved_with_payout(ws, ChipInstance("seat7.low.paid", payout_at, [(payout_at, paid)]))
+    live = LiveRound(start=0)
+    rule = Settlement(seat=7, spot="low", hand=1, wagered=15.0, amount=15.0, outcome="win", net=rules_pay,
+                      line="low", order=1, rule="test")
+    m._doubt_payouts_split_with_wager([ws], [rule], live)
+    return ws.uncertain, live.notes
+
+
+def test_a_payout_short_of_the_rules_while_its_wager_reads_more_is_in_doubt() -> None:
+    # two of the $20 payout's chips read in the wager's zone as the payout was laid: 10 seen, not a short pay
+    doubt, notes = _payout_beside([(0, 15.0), (92, 25.0)], payout_at=100)
+    assert doubt and "frame 92" in notes[0] and "payout read as 10" in notes[0] and "more than it is" in notes[0]
+    # the payout as the rules pay it, or more (chips counted with the wager only make it look short)
+    assert _payout_beside([(0, 15.0), (92, 17.0)], payout_at=100, paid=20.0) == (False, [])
+    assert _payout_beside([(0, 15.0), (92, 17.0)], payout_at=100, paid=25.0) == (False, [])
+    # the wager's reading moved long before the payout (a past-post, flagged elsewhere), or not at all, or
+    # was back at its own amount by then: the short payout stands, to be flagged
+    assert _payout_beside([(0, 15.0), (40, 25.0)], payout_at=100) == (False, [])
+    assert _payout_beside([(0, 15.0)], payout_at=100) == (False, [])
+    assert _payout_beside([(0, 15.0), (60, 10.0), (95, 15.0)], payout_at=100) == (False, [])
+    # read as less as the payout is laid: the dealer's hand over it, which hides chips and moves none
+    assert _payout_beside([(0, 15.0), (92, 5.0)], payout_at=100) == (False, [])
