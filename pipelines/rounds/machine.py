@@ -33,6 +33,7 @@ from pipelines.games.round import (
     Wager,
     round_id_for,
 )
+from pipelines.games.settlement import Settlement
 from pipelines.vision.observe import ZoneChange, ZoneState
 
 from .timeline import CardZone, ChipInstance, ChipZone, Slot
@@ -370,7 +371,8 @@ class RoundMachine:
         return next((f for f, _, after in ws.inst.changes_after(ws.lock)
                      if p.start - lag - near <= f <= p.start + near and after > ws.wager.amount), None)
 
-    def _doubt_payouts_split_with_wager(self, seen: list[WagerSeen], expected: list, live: LiveRound) -> None:
+    def _doubt_payouts_split_with_wager(self, seen: list[WagerSeen], expected: list[Settlement],
+                                        live: LiveRound) -> None:
         """A payout read short of what the rules pay while its wager was read as more than it is may be the
         zones' line and not the dealer: the round says it is unsure instead of claiming a short pay. (Chips
         counted with the wager only ever make a payout look short; adding the wager's surplus back was

@@ -61,8 +61,8 @@ def _render_chunk(args: tuple[Path, int, int, int, float, int]) -> dict:
     # One layout and camera pose per chunk: a new pose redraws the felt (about 0.6 s).
     layout = layout_for(GAME_IDS[(start // CHUNK) % len(GAME_IDS)])
     cam = Camera.overhead(layout, rng=rng)
-    # Scripted rounds put things where dealing puts them (a Pick 2 wager under its cards' edge), which
-    # the random scenes miss; seeds far from the benchmarks' (9001.., 90001..) keep those held out.
+    # Scripted rounds put things where dealing puts them (a Pick 2 chip lying on its seat's card edge),
+    # which the random scenes miss; seeds far from the benchmarks' (9001.., 90001..) keep those held out.
     rounds, _ = script_session(layout.game, rounds=3, seed=seed * 1_000_000 + start, fault_rate=0.1)
     dealt = [s for r in rounds for s in r.scenes]
     for i in range(start, stop):
