@@ -27,6 +27,7 @@ from matplotlib.path import Path as MplPath
 
 from pipelines.games.layout import Layout
 
+from .chip_boxes import chip_centres
 from .observe import CardObs, FrameObs, ZoneObs
 
 if TYPE_CHECKING:
@@ -252,17 +253,20 @@ class ZoneMapper:
         if not n:
             return {}
         xyxy = np.asarray(detections.xyxy, np.float64)
-        centres = self.to_table(np.stack([(xyxy[:, 0] + xyxy[:, 2]) / 2, (xyxy[:, 1] + xyxy[:, 3]) / 2], 1))
         data = detections.data
         names = np.asarray(data.get("class_name", np.full(n, "", object)), dtype=object)
         cards = np.asarray(data.get("card", np.full(n, "", object)), dtype=object)
         chip_vals = np.asarray(data.get("chip_value", np.zeros(n, int)))
+        is_card = (names == "card") | np.char.startswith(names.astype(str), "back_")
+        centres_px = np.stack([(xyxy[:, 0] + xyxy[:, 2]) / 2, (xyxy[:, 1] + xyxy[:, 3]) / 2], 1)
+        centres_px[chip_vals > 0] = chip_centres(xyxy[chip_vals > 0], xyxy[is_card])
+        centres = self.to_table(centres_px)
         uncertain = np.asarray(data.get("uncertain", np.zeros(n, bool)), dtype=bool)
         conf = (np.asarray(detections.confidence, np.float64) if detections.confidence is not None
                 else np.ones(n))
         card_conf = np.asarray(data.get("card_confidence", conf), np.float64)
 
-        card_idx = np.flatnonzero((names == "card") | np.char.startswith(names.astype(str), "back_"))
+        card_idx = np.flatnonzero(is_card)
         for i, zones in zip(card_idx, self.card_zones(centres[card_idx]), strict=True):
             face = names[i] == "card"
             c = CardObs(card=(cards[i] or None) if face else None, face_up=bool(face),
