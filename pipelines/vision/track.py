@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 
 from .observe import CardObs, FrameObs, ZoneChange, ZoneObs, ZoneState
 
+# A card whose majority identity has changed, and still has fewer than this share of its readings, is not known.
+CONTESTED = 0.75
 Signature = tuple[tuple[tuple[int, bool], ...], float]  # ((track id, face up) in table order, chip total)
 
 
@@ -36,6 +38,7 @@ class _CardTrack:
     votes: Counter = field(default_factory=Counter)
     backs: Counter = field(default_factory=Counter)
     identity: str | None = None
+    flips: int = 0  # times the majority identity changed from one card to another
     last_seen: int = 0
     recent: deque = field(default_factory=lambda: deque(maxlen=64))
 
@@ -50,6 +53,7 @@ class _CardTrack:
             self.votes[c.card] += 1
             top = max(self.votes.values())
             if self.identity is None or self.votes[self.identity] < top:  # ties keep the earlier answer
+                self.flips += self.identity is not None
                 self.identity = next(k for k, v in self.votes.items() if v == top)
         if c.back:
             self.backs[c.back] += 1
@@ -62,6 +66,14 @@ class _CardTrack:
             return False
         top = self.votes[self.identity]
         return top >= min_votes and top >= 0.75 * sum(self.votes.values())
+
+    @property
+    def contested(self) -> bool:
+        """No identity yet, or the majority changed hands and is still not clear: a covered card's index is
+        read as the card laid over it (a hole card as the hit card), or one rank as another, for frames on end."""
+        if self.identity is None:
+            return True
+        return self.flips > 0 and self.votes[self.identity] < CONTESTED * sum(self.votes.values())
 
     @property
     def back(self) -> str | None:
@@ -153,7 +165,7 @@ class ZoneTracker:
 
     def _state(self, zone: _Zone, sig: Signature, uncertain: bool) -> ZoneState:
         cards = tuple((zone.tracks[tid].identity if up else None, up) for tid, up in sig[0])
-        unread = any(up and zone.tracks[tid].identity is None for tid, up in sig[0])
+        unread = any(up and zone.tracks[tid].contested for tid, up in sig[0])
         backs = tuple(zone.tracks[tid].back for tid, _ in sig[0])
         return ZoneState(cards=cards, chip_total=sig[1], uncertain=uncertain or unread,
                          backs=backs if any(backs) else ())

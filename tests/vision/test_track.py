@@ -58,6 +58,26 @@ def test_identity_is_the_majority_of_confident_readings():
     assert all(c.after.cards[0][0] in {"7c", "1c"} for c in changes)
 
 
+def test_a_card_whose_majority_changed_hands_is_uncertain_until_clear_again():
+    # A hole card turned over reads 5d, then, half covered by the hit card laid on it, 4d for a few frames
+    # (held-out High Tie video): the state is not to be trusted while the readings are split.
+    t = ZoneTracker(stable_frames=3, removal_frames=20)
+    reads = ["5d"] * 2 + ["4d"] * 4
+    changes = _run(t, [{"dealer.cards": _cards(r)} for r in reads])
+    assert changes[-1].after.cards == (("4d", True),) and changes[-1].after.uncertain
+    more = [{"dealer.cards": _cards("5d")}] * 20
+    for i, obs in enumerate(more, start=len(reads)):
+        t.update(i, obs)
+    assert t.states()["dealer.cards"].cards == (("5d", True),)
+    assert not t.states()["dealer.cards"].uncertain  # 22 of 26 readings: clear again
+
+
+def test_a_card_read_once_or_twice_as_another_is_no_doubt():
+    t = ZoneTracker(stable_frames=3)
+    _run(t, [{"seat1.cards": _cards(r)} for r in ["Ah", "Ad", "Ah", "Ah", "Ah", "Ad"]])
+    assert t.states()["seat1.cards"].cards == (("Ah", True),) and not t.states()["seat1.cards"].uncertain
+
+
 def test_a_card_read_as_another_many_times_running_was_swapped():
     t = ZoneTracker(stable_frames=2, removal_frames=4)
     _run(t, [{"seat1.cards": _cards("Ah")}] * 10 + [{"seat1.cards": _cards("2s")}] * 4)
