@@ -219,11 +219,11 @@ class ZoneMapper:
             used[k] = True
             members, vs, us, v_last = list(r0), [v0], [u0], v0
             chain = [r0]
-            while True:  # the next row up: one pitch further, centred alike
+            while _may_follow(chain, sp.per_row):  # the next row up: one pitch further, centred alike
                 best, best_err = None, math.inf
                 for j in range(k + 1, len(info)):
                     vj, uj, rj = info[j]
-                    if used[j] or not _may_follow(chain, rj, sp.per_row):
+                    if used[j]:
                         continue
                     dv = vj - v_last - sp.row_pitch_mm
                     if dv > 0.3 * sp.row_pitch_mm:
@@ -369,15 +369,13 @@ class ZoneMapper:
                 and o.stack in part}
 
 
-def _may_follow(chain: list[list[int]], row: list[int], per_row: int) -> bool:
-    """Whether `row` can be the next row of a stack whose rows so far are `chain`. A stack fills its rows
-    one after the other, so only its first or its last row may be short (one chip fewer still counts as
-    full: the detector misses a chip now and then). A short stack beside another stack's row, one pitch
-    away (a King High payout next to its wager), is another stack."""
-    full = [len(r) >= per_row - 1 for r in chain]
-    if len(row) >= per_row - 1:
-        return full[-1] or len(chain) == 1
-    return all(full)
+def _may_follow(chain: list[list[int]], per_row: int) -> bool:
+    """Whether another row can follow a stack whose rows so far are `chain` (rows in the order the
+    stack fills them, along the perpendicular axis). A stack fills a row before it starts the next, so
+    only its last row may be short (one chip fewer still counts as full: the detector misses a chip now
+    and then). A short row with a full one a pitch further on (a King High wager with its payout laid
+    beside it) is two stacks."""
+    return all(len(r) >= per_row - 1 for r in chain)
 
 
 def _split_runs(line: list[int], u: np.ndarray, step: float, per_row: int) -> list[list[int]]:

@@ -62,6 +62,19 @@ def test_a_payout_laid_just_past_the_wager_in_the_same_line_is_its_own_stack():
     assert [st.members for st in stacks] == [(0, 1, 2), (3, 4, 5, 6)]
 
 
+def test_a_short_wager_with_a_full_payout_row_a_pitch_beyond_is_two_stacks():
+    # King High, held-out video: a $15 suit wager (a row of three) and its $45 payout (a row of five) laid
+    # one row pitch further along the perpendicular axis, centred alike; chained as one stack of eight,
+    # both went to the wager's zone. A stack fills its first row before it starts a second.
+    mapper, _ = _mapper("king-high")
+    wager = ChipStack([5, 5, 5], *mapper.layout.zone("seat1.suit_c").centre)
+    payout = ChipStack([25, 5, 5, 5, 5], *mapper.layout.zone("seat1.suit_c.paid").centre)
+    pts = np.array(chip_positions(wager) + chip_positions(payout))
+    stacks = sorted(mapper.group_stacks(pts), key=lambda st: min(st.members))
+    assert [(st.members, st.zone) for st in stacks] == [((0, 1, 2), "seat1.suit_c"),
+                                                        ((3, 4, 5, 6, 7), "seat1.suit_c.paid")]
+
+
 def test_a_row_with_a_chip_more_than_its_length_holds_is_irregular():
     # King High, seen in video: five confident boxes on a spread of four chips (a box between two of them).
     mapper, _ = _mapper("king-high")
