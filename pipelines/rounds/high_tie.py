@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from pipelines.games.blackjack_hand import is_natural, total
+from pipelines.games.blackjack_hand import card_points, is_natural, total
 from pipelines.games.round import Decision, Round
 
 from .machine import PAYOUT_LAG_S, LiveRound, RoundMachine, WagerSeen
@@ -106,6 +106,10 @@ class HighTieMachine(RoundMachine):
             live.note(f"seat {seat}: split, but the original pair cannot be told from the later cards")
             return None
         cards = sorted(pair.elements())
+        if card_points(cards[0]) != card_points(cards[1]):  # a half-covered split card misread, most likely
+            live.note(f"seat {seat}: split, but the pair reads {cards[0]} {cards[1]}, which is no pair "
+                      "(a card misread, or a split the rules do not allow)")
+            return None
         if cards[0] == cards[1]:
             return cards[0], cards[1]
         for h in (2, 1):
