@@ -21,7 +21,7 @@ from pipelines.games.settlement import Settlement
 from pipelines.games.shoe import Shoe
 
 from .faults import FaultDraft, Step
-from .script_base import ACT_FRAMES, GameScript, Take, decision, pick_amount, row_positions
+from .script_base import ACT_FRAMES, GameScript, Take, cascade_positions, decision, pick_amount, row_positions
 
 
 def basic_action(cards: list[str], up: str, can_double: bool, can_split: bool, can_surrender: bool,
@@ -313,7 +313,8 @@ class HighTieScript(GameScript):
                 seat = op[1]
                 split_done.add(seat)
                 for i in (0, 1):
-                    pos = row_positions(take.layout, f"seat{seat}.cards.{i + 1}", counts[f"seat:{seat}.{i + 1}"] + 1)[0]
+                    n = counts[f"seat:{seat}.{i + 1}"] + 1
+                    pos = cascade_positions(take.layout, f"seat{seat}.cards.{i + 1}", n)[0]
                     take.move_card(f"s{seat}.0.{i}", pos, new_slot=f"s{seat}.{i + 1}.0")
                 main = take.round.wager(seat, "main", 0)
                 old = f"w:{seat}:main:0"
@@ -338,7 +339,7 @@ class HighTieScript(GameScript):
                 else:
                     n = counts[f"seat:{seat}.{hand}"] + 1
                     i = sum(1 for k in take.cards if k.startswith(f"s{seat}.{hand}."))
-                    pos = row_positions(take.layout, f"seat{seat}.cards.{hand}", n)[i]
+                    pos = cascade_positions(take.layout, f"seat{seat}.cards.{hand}", n)[i]
                 take.deal(f"s{seat}.{hand}.{i}", c.owner, c.card, pos, face_up=True,
                           angle=90.0 if kind == "double" else 0.0)
             elif kind == "seat_done":

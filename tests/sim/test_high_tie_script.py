@@ -9,6 +9,8 @@ from matplotlib.path import Path as MplPath
 
 from pipelines.games.blackjack_hand import is_natural
 from pipelines.games.layout import layout_for
+from pipelines.sim.render import HIDDEN_LIMIT
+from pipelines.sim.script_base import cascade_positions, most_hidden
 from pipelines.sim.session import script_session
 
 SEED = 10  # 3 rounds: a surrender and a split
@@ -77,3 +79,16 @@ def test_dealer_peeks_before_turning_a_blackjack_over():
     down = [f for f in range(hole.frame, shown)
             if any(not c.face_up and c.card == hole.card for c in _scene(r, f).cards)]
     assert len(down) >= 5, "the hole card lies face down long enough for the camera to see it"
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_split_hands_on_every_seat_leave_each_card_visible_and_in_its_area(n):
+    # A split hand of 3-4 cards on the slanted outer seats was laid in a straight column 24-37 mm apart,
+    # hiding 59-70 % of each card under the next: beyond the renderer's limit for a visible card.
+    layout = layout_for("high-tie")
+    for seat in range(1, 7):
+        for hand in (1, 2):
+            zone = f"seat{seat}.cards.{hand}"
+            centres = cascade_positions(layout, zone, n)
+            assert most_hidden(centres) < HIDDEN_LIMIT - 0.03, (zone, centres)
+            assert MplPath(layout.zone(zone).polygon).contains_points(centres).all(), zone
