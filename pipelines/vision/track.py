@@ -5,6 +5,8 @@
 - Contents that *shrink* (cards or chips gone, everything left still matching) look exactly like a hand
   covering part of the zone, so a loss needs `removal_frames` (longer) before it counts; the change is
   still dated to the first frame it was seen.
+- Chips gone for `stable_frames` (too briefly to count as a loss) and replaced by other chips were taken
+  away and others put down: reported as the spot emptied, then filled, not as one stack changing.
 - Cards are followed by position within their zone; a card's identity is the majority of its confident
   readings over all frames (ties keep the earlier answer), so one misread frame changes nothing. When a
   confirmed card's majority identity changes later, that is reported as a change too.
@@ -91,6 +93,7 @@ class _Zone:
     cand_count: int = 0
     cand_uncertain: int = 0  # how many of the candidate's frames were uncertain
     sure_again: int = 0  # confident frames of a state confirmed as uncertain, since it was confirmed
+    emptied: int | None = None  # the candidate follows an empty run from this frame (see _emptied_first)
 
 
 class ZoneTracker:
@@ -127,9 +130,7 @@ class ZoneTracker:
         changes: list[ZoneChange] = []
         for name in sorted(set(self._zones) | set(obs)):
             zone = self._zones.setdefault(name, _Zone())
-            change = self._update_zone(name, zone, frame_index, obs.get(name) or ZoneObs(), name in occluded)
-            if change is not None:
-                changes.append(change)
+            changes += self._update_zone(name, zone, frame_index, obs.get(name) or ZoneObs(), name in occluded)
         return changes
 
     # --------------------------------------------------------------------------------------------
@@ -176,7 +177,7 @@ class ZoneTracker:
         fewer_cards = set(new_ids) <= set(old_ids) and all(old_ids[k] == v for k, v in new_ids.items())
         return fewer_cards and new[1] <= stable[1] and new != stable
 
-    def _update_zone(self, name: str, zone: _Zone, frame: int, zo: ZoneObs, occluded: bool) -> ZoneChange | None:
+    def _update_zone(self, name: str, zone: _Zone, frame: int, zo: ZoneObs, occluded: bool) -> list[ZoneChange]:
         cards = zo.cards  # in table order already (ZoneMapper sorts them along the line they lie in)
         tracks = self._match(zone, cards, frame)
         sig: Signature = (tuple((t.id, c.face_up) for t, c in zip(tracks, cards, strict=True)),
@@ -184,7 +185,7 @@ class ZoneTracker:
         # A doubtful reading of a card already read consistently over many frames is no doubt about it.
         uncertain = zo.chips_uncertain or any(c.uncertain and not t.settled(c.face_up, self.stable_frames)
                                               for t, c in zip(tracks, cards, strict=True))
-        change = None
+        change, gone = None, []
         if sig == zone.stable_sig:
             zone.cand_sig = None
             # A state confirmed as uncertain and then read confidently for `stable_frames` frames is
@@ -203,6 +204,7 @@ class ZoneTracker:
                 zone.cand_count += 1
                 zone.cand_uncertain += uncertain
             else:
+                zone.emptied = self._emptied_first(zone, sig)
                 zone.cand_sig, zone.cand_first, zone.cand_count, zone.cand_uncertain = sig, frame, 1, int(uncertain)
             need = self.removal_frames if loss else self.stable_frames
             sure = zone.cand_count - zone.cand_uncertain
@@ -211,13 +213,27 @@ class ZoneTracker:
             ready = sure >= need or zone.cand_count >= need + self.stable_frames
             if sig == zone.cand_sig and zone.cand_count >= need and ready:
                 after = self._state(zone, sig, sure < need)
+                if zone.emptied is not None:  # taken away, then other chips put down
+                    gone.append(ZoneChange(name, zone.emptied, zone.stable, ZoneState()))
+                    zone.stable = ZoneState()
                 if after != zone.stable:
                     change = ZoneChange(name, zone.cand_first, zone.stable, after)
                 zone.stable_sig, zone.stable, zone.cand_sig, zone.sure_again = sig, after, None, 0
                 live = {tid for tid, _ in sig[0]}
                 zone.tracks = {tid: t for tid, t in zone.tracks.items() if tid in live}  # gone is gone
         self._forget(zone, frame)
-        return change
+        return [*gone, *([change] if change is not None else [])]
+
+    def _emptied_first(self, zone: _Zone, new: Signature) -> int | None:
+        """The first frame of a run of empty frames, at least `stable_frames` long, that the chips-only
+        `new` contents follow in place of other chips: what was there was taken away (too briefly to confirm
+        as a loss, which waits `removal_frames` for a covering hand to move) and other chips put down, as a
+        King High dealer returns a winner and its payout and the player bets the next card on the spot."""
+        empty: Signature = ((), 0.0)
+        chips_only = not new[0] and not zone.stable_sig[0] and zone.stable_sig[1] > 0
+        if chips_only and zone.cand_sig == empty and zone.cand_count >= self.stable_frames and new != zone.stable_sig:
+            return zone.cand_first
+        return None
 
     def _sure(self, zo: ZoneObs, tracks: list[_CardTrack]) -> bool:
         """Read with high confidence: what it takes to lift a doubt already confirmed (a reading between

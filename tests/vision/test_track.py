@@ -78,6 +78,22 @@ def test_a_card_read_once_or_twice_as_another_is_no_doubt():
     assert t.states()["seat1.cards"].cards == (("Ah", True),) and not t.states()["seat1.cards"].uncertain
 
 
+def test_chips_taken_away_and_others_put_down_within_the_removal_time_are_two_changes():
+    # King High, held-out video: a winning $50 and its payout go back as the card moves on, and 5 frames
+    # later the player bets $250 on the spot; read as one stack changing 50 -> 250, the second bet was lost.
+    t = ZoneTracker(stable_frames=3)  # removal_frames 6: the empty run alone would not count
+    won, bet = {"seat8.high": ZoneObs(chips=[25, 25])}, {"seat8.high": ZoneObs(chips=[100, 100, 25, 25])}
+    changes = _run(t, [won] * 5 + [{}] * 5 + [bet] * 4)
+    got = [(c.frame, c.before.chip_total, c.after.chip_total) for c in changes]
+    assert got == [(0, 0, 50), (5, 50, 0), (10, 0, 250)]
+
+
+def test_a_stack_covered_briefly_and_seen_again_unchanged_is_no_change():
+    t = ZoneTracker(stable_frames=3)
+    frames = [{"seat8.high": ZoneObs(chips=[25, 25])}] * 5 + [{}] * 5 + [{"seat8.high": ZoneObs(chips=[25, 25])}] * 4
+    assert [(c.frame, c.after.chip_total) for c in _run(t, frames)] == [(0, 50)]
+
+
 def test_a_card_read_as_another_many_times_running_was_swapped():
     t = ZoneTracker(stable_frames=2, removal_frames=4)
     _run(t, [{"seat1.cards": _cards("Ah")}] * 10 + [{"seat1.cards": _cards("2s")}] * 4)
