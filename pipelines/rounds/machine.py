@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from pipelines.games.layout import layout_for
 from pipelines.games.registry import game_module
 from pipelines.games.round import (
     DealtCard,
@@ -35,12 +36,14 @@ from pipelines.games.round import (
 )
 from pipelines.games.settlement import Settlement
 from pipelines.vision.observe import ZoneChange, ZoneState
+from pipelines.vision.zones import polygon_gap_mm
 
 from .timeline import CardZone, ChipInstance, ChipZone, Slot
 from .zone_names import ZoneRef, parse_zone
 
 PAYOUT_LAG_S = 0.8  # a payout is first seen this long after it was placed (under the dealer's hand)
 SAME_TIME_S = 0.45  # settlements closer than this are in no visible order
+BESIDE_CARDS_MM = 25.0  # a betting spot this close to its seat's card area has chips on the cards' edge
 DEFAULT_SESSION_START = datetime(2025, 1, 6, 20, 0, 0, tzinfo=UTC)  # the simulator's session start
 
 
@@ -113,6 +116,7 @@ class RoundMachine:
         self.live: LiveRound | None = None
         self.states: dict[str, ZoneState] = {}
         self.rounds_done = 0
+        self._beside_cards = spots_beside_cards(self.game)
         # pairs of settlements put in the manual's order against the times seen (see _in_dealer_order)
         self._assumed_order: list[tuple[tuple[int, str, int], tuple[int, str, int]]] = []
 
@@ -319,6 +323,7 @@ class RoundMachine:
                 break
             if ws.outcome is None and ws.inst.end is not None and (deadline is None or ws.inst.end < deadline):
                 ws.outcome, ws.settled_at = "removed", ws.inst.end
+                self._doubt_gone_under_cards(ws, live)
         for name, zone in live.chips.items():
             if parse_zone(name).area == "paid":
                 for p in zone.instances:
@@ -361,6 +366,21 @@ class RoundMachine:
                 seat=ws.wager.seat, spot=ws.wager.spot, hand=ws.wager.hand, outcome=ws.outcome,
                 paid=ws.paid if ws.outcome == "win" else 0.0, seq=i,
                 frames=FrameRange(start=start, end=max(start, end)), uncertain=ws.uncertain))
+
+    def _doubt_gone_under_cards(self, ws: WagerSeen, live: LiveRound) -> None:
+        """A stack beside its seat's cards gone from view just as a card was dealt to the seat is most likely
+        under the card (Pick 2's ante lies against the cards' edge), not taken: when and how it was settled
+        was not seen. (Further from the cards, a stack taken as a card lands is a bust collected.)"""
+        if ws.inst.zone not in self._beside_cards:
+            return
+        near = SAME_TIME_S * self.fps
+        dealt = [s.frame for name, zone in live.cards.items() for s in zone.slots
+                 if parse_zone(name).seat == ws.wager.seat and parse_zone(name).area == "cards"]
+        end = ws.inst.end
+        if end is not None and any(abs(f - end) <= near for f in dealt):
+            ws.uncertain = True
+            live.note(f"seat {ws.key[0]} {ws.key[1]} (hand {ws.key[2]}): gone from view at frame {end} as a card "
+                      "was dealt to the seat (under the card?); its settlement was not seen")
 
     def _wager_moved_with_payout(self, ws: WagerSeen, p: ChipInstance) -> int | None:
         """A payout laid against its wager forms one row with it, and the line between the two zones falls
@@ -447,3 +467,12 @@ class RoundMachine:
         raw.append((live.last, 9, dict(type="round_complete")))
         raw.sort(key=lambda t: (t[0], t[1]))
         return [TableEvent(seq=i, frame=max(0, f), **fields) for i, (f, _, fields) in enumerate(raw)]
+
+
+def spots_beside_cards(game: str) -> set[str]:
+    """Betting spots within `BESIDE_CARDS_MM` of their own seat's card area on the game's layout."""
+    layout = layout_for(game)
+    cards = [z for z in layout.zones if z.kind == "cards"]
+    return {z.name for z in layout.zones if z.kind == "bet"
+            and any(parse_zone(c.name).seat == parse_zone(z.name).seat
+                    and polygon_gap_mm(z.polygon, c.polygon) <= BESIDE_CARDS_MM for c in cards)}

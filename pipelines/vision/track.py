@@ -5,6 +5,7 @@
 - Contents that *shrink* (cards or chips gone, everything left still matching) look exactly like a hand
   covering part of the zone, so a loss needs `removal_frames` (longer) before it counts; the change is
   still dated to the first frame it was seen.
+- A blip shorter than `stable_frames` inside a run of new contents does not move the date of the run.
 - Chips gone for `stable_frames` (too briefly to count as a loss) and replaced by other chips were taken
   away and others put down: reported as the spot emptied, then filled, not as one stack changing.
 - Cards are followed by position within their zone; a card's identity is the majority of its confident
@@ -94,6 +95,7 @@ class _Zone:
     cand_uncertain: int = 0  # how many of the candidate's frames were uncertain
     sure_again: int = 0  # confident frames of a state confirmed as uncertain, since it was confirmed
     emptied: int | None = None  # the candidate follows an empty run from this frame (see _emptied_first)
+    prev_cand: tuple[Signature, int, int] | None = None  # the candidate before this one: (sig, first, left)
 
 
 class ZoneTracker:
@@ -205,7 +207,10 @@ class ZoneTracker:
                 zone.cand_uncertain += uncertain
             else:
                 zone.emptied = self._emptied_first(zone, sig)
-                zone.cand_sig, zone.cand_first, zone.cand_count, zone.cand_uncertain = sig, frame, 1, int(uncertain)
+                first = self._resumed_first(zone, sig, frame)
+                if zone.cand_sig is not None:
+                    zone.prev_cand = (zone.cand_sig, zone.cand_first, frame)
+                zone.cand_sig, zone.cand_first, zone.cand_count, zone.cand_uncertain = sig, first, 1, int(uncertain)
             need = self.removal_frames if loss else self.stable_frames
             sure = zone.cand_count - zone.cand_uncertain
             # Certain once enough frames read it confidently; a partly hidden chip is often read
@@ -223,6 +228,15 @@ class ZoneTracker:
                 zone.tracks = {tid: t for tid, t in zone.tracks.items() if tid in live}  # gone is gone
         self._forget(zone, frame)
         return [*gone, *([change] if change is not None else [])]
+
+    def _resumed_first(self, zone: _Zone, sig: Signature, frame: int) -> int:
+        """The frame new contents date from: the start of the candidate before the last one when they are
+        that candidate again after a blip too short to confirm (a chip read for 3 frames in a spot just
+        emptied), so the blip does not make a removal look later than the one next to it."""
+        prev = zone.prev_cand
+        if prev is not None and prev[0] == sig and frame - prev[2] <= self.stable_frames:
+            return prev[1]
+        return frame
 
     def _emptied_first(self, zone: _Zone, new: Signature) -> int | None:
         """The first frame of a run of empty frames, at least `stable_frames` long, that the chips-only

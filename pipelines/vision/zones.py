@@ -82,6 +82,14 @@ def _segment_distance(points: np.ndarray, poly: np.ndarray) -> np.ndarray:
     return np.linalg.norm(points[:, None, :] - closest, axis=-1).min(axis=1)
 
 
+def polygon_gap_mm(a: list[tuple[float, float]], b: list[tuple[float, float]]) -> float:
+    """The shortest distance between two polygons' outlines (0 where a corner of one lies inside the other)."""
+    pa, pb = np.asarray(a, np.float64), np.asarray(b, np.float64)
+    if MplPath(pa).contains_points(pb).any() or MplPath(pb).contains_points(pa).any():
+        return 0.0
+    return float(min(_segment_distance(pa, pb).min(), _segment_distance(pb, pa).min()))
+
+
 @dataclass
 class _ZoneGeom:
     name: str
@@ -182,8 +190,18 @@ class ZoneMapper:
         # 0.75 of a step: three times the spread of a row's length under the detector's ~2.5 mm jitter
         irregular = {i for r in rows if abs(len(r) - 1 - float(np.ptp(u[r])) / self.spread.step_mm) >= 0.75
                      for i in r}
-        return [ChipStackObs(tuple(sorted(m)), float(c[0]), float(c[1]), z, regular=not irregular & set(m))
+        in_bet = self._bet_zone_holding(pts)
+        return [ChipStackObs(tuple(sorted(m)), float(c[0]), float(c[1]), z,
+                             regular=not irregular & set(m) and not _straddles(z, in_bet[m]))
                 for (m, c), z in zip(stacks, zones, strict=True)]
+
+    def _bet_zone_holding(self, pts: np.ndarray) -> np.ndarray:
+        """For each point, the name of the bet zone whose polygon holds it, else ""."""
+        out = np.full(len(pts), "", dtype=object)
+        for g in self._chip_zones:
+            if g.kind == "bet":
+                out[g.path.contains_points(pts) & (out == "")] = g.name
+        return out
 
     def _rows(self, pts: np.ndarray) -> list[list[int]]:
         """Chips on one line along the spread direction, each within ~one step of the next."""
@@ -367,6 +385,13 @@ class ZoneMapper:
         bare = _hidden(objs, replace(scene, occluders=[]), self.layout, camera)
         return {o.stack for o, h in zip(objs, bare, strict=True) if o.kind == "chip" and h > HIDDEN_LIMIT
                 and o.stack in part}
+
+
+def _straddles(zone: str | None, chip_bet_zones: np.ndarray) -> bool:
+    """A stack given to a betting spot with chips lying inside another betting spot may be two players'
+    wagers read as one (King High's spots are 65 mm squares; two stacks in one line merge), so its
+    total is not to be trusted for either."""
+    return zone is not None and any(b and b != zone for b in chip_bet_zones)
 
 
 def _may_follow(chain: list[list[int]], per_row: int) -> bool:

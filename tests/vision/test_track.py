@@ -94,6 +94,15 @@ def test_a_stack_covered_briefly_and_seen_again_unchanged_is_no_change():
     assert [(c.frame, c.after.chip_total) for c in _run(t, frames)] == [(0, 50)]
 
 
+def test_a_blip_inside_an_emptied_spot_does_not_make_the_removal_later():
+    # 3 Card Monster, held-out video: the Monster wager collected, then the dealer's hand read as a $1000
+    # chip for 2 frames; dated from after the blip, the removal came after the Royal's, out of order.
+    t = ZoneTracker(stable_frames=3)
+    bet, blip = {"seat1.monster": ZoneObs(chips=[5])}, {"seat1.monster": ZoneObs(chips=[1000])}
+    changes = _run(t, [bet] * 5 + [{}] * 4 + [blip] * 2 + [{}] * 8)
+    assert [(c.frame, c.after.chip_total) for c in changes] == [(0, 5), (5, 0)]
+
+
 def test_a_card_read_as_another_many_times_running_was_swapped():
     t = ZoneTracker(stable_frames=2, removal_frames=4)
     _run(t, [{"seat1.cards": _cards("Ah")}] * 10 + [{"seat1.cards": _cards("2s")}] * 4)

@@ -75,12 +75,25 @@ def test_a_short_wager_with_a_full_payout_row_a_pitch_beyond_is_two_stacks():
                                                         ((3, 4, 5, 6, 7), "seat1.suit_c.paid")]
 
 
+def test_a_stack_with_chips_inside_another_betting_spot_is_not_regular():
+    # King High, held-out video: the Pokerpot's three $100 and the Seven's $25 and $5 lie in one line; a
+    # box between them joined the two into one row, read as one stack in the Pokerpot and none in the Seven.
+    mapper, _ = _mapper("king-high")
+    a, b = (np.array(mapper.layout.zone(z).centre) for z in ("seat2.pokerpot", "seat2.seven"))
+    merged = ChipStack([100, 100, 100, 25, 5], *((a + b) / 2))
+    (st,) = mapper.group_stacks(np.array(chip_positions(merged)))
+    assert st.zone in ("seat2.pokerpot", "seat2.seven") and not st.regular
+    alone = ChipStack([100, 100, 100], *a)
+    (st,) = mapper.group_stacks(np.array(chip_positions(alone)))
+    assert st.zone == "seat2.pokerpot" and st.regular
+
+
 def test_a_row_with_a_chip_more_than_its_length_holds_is_irregular():
     # King High, seen in video: five confident boxes on a spread of four chips (a box between two of them).
     mapper, _ = _mapper("king-high")
     u, _ = mapper.spread.axes
     step = mapper.spread.step_mm
-    origin = np.array(mapper.layout.zone("seat1.high").centre)
+    origin = np.array(mapper.layout.zone("seat1.high").centre) - 1.5 * step * u  # four chips about the centre
     four = [origin + k * step * u for k in range(4)]
     (clean,) = mapper.group_stacks(np.array(four))
     assert clean.regular and len(clean.members) == 4
