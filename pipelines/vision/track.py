@@ -224,6 +224,7 @@ class ZoneTracker:
                 if after != zone.stable:
                     change = ZoneChange(name, zone.cand_first, zone.stable, after)
                 zone.stable_sig, zone.stable, zone.cand_sig, zone.sure_again = sig, after, None, 0
+                zone.prev_cand = None  # what came before a confirmed state is no blip's background
                 live = {tid for tid, _ in sig[0]}
                 zone.tracks = {tid: t for tid, t in zone.tracks.items() if tid in live}  # gone is gone
         self._forget(zone, frame)
