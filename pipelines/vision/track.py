@@ -9,8 +9,9 @@
 - Chips gone for `stable_frames` (too briefly to count as a loss) and replaced by other chips were taken
   away and others put down: reported as the spot emptied, then filled, not as one stack changing.
 - Cards are followed by position within their zone; a card's identity is the majority of its confident
-  readings over all frames (ties keep the earlier answer), so one misread frame changes nothing. When a
-  confirmed card's majority identity changes later, that is reported as a change too.
+  readings over all frames (ties keep the earlier answer), so one misread frame changes nothing; once a
+  card has readings at `sure_conf` or above, only those count. When a confirmed card's majority identity
+  changes later, that is reported as a change too.
 - Uncertain observations (below the detector's confidence) make the state `uncertain` unless it was also
   seen confidently: new contents confirm as certain once `stable_frames` of their frames were confident,
   and wait up to `stable_frames` more frames for that before they confirm as uncertain (the change is
@@ -39,25 +40,35 @@ class _CardTrack:
     x: float
     y: float
     votes: Counter = field(default_factory=Counter)
+    sure: Counter = field(default_factory=Counter)  # the readings at or above the tracker's sure_conf
     backs: Counter = field(default_factory=Counter)
     identity: str | None = None
     flips: int = 0  # times the majority identity changed from one card to another
     last_seen: int = 0
     recent: deque = field(default_factory=lambda: deque(maxlen=64))
 
-    def vote(self, c: CardObs, min_conf: float, swap_after: int) -> None:
+    @property
+    def pool(self) -> Counter:
+        """The readings the identity is the majority of: the sure ones once there are any, so readings below
+        `sure_conf` never overturn a sure one (a half-covered card read as another at 0.6 for a few frames)."""
+        return self.sure or self.votes
+
+    def vote(self, c: CardObs, min_conf: float, swap_after: int, sure_conf: float = 1.0) -> None:
         if c.face_up and c.card and not c.uncertain and c.confidence >= min_conf:
             self.recent.append(c.card)
             last = list(self.recent)[-swap_after:]
             swapped = self.identity is not None and len(last) == swap_after and set(last) == {c.card} != {self.identity}
             if swapped:
-                self.votes = Counter()  # read the same other card many times running: it was swapped
-                self.identity = None
+                self.votes, self.sure = Counter(), Counter()  # read as the same other card many times running:
+                self.identity = None  # it was swapped
             self.votes[c.card] += 1
-            top = max(self.votes.values())
-            if self.identity is None or self.votes[self.identity] < top:  # ties keep the earlier answer
+            if c.confidence >= sure_conf:
+                self.sure[c.card] += 1
+            pool = self.pool
+            top = max(pool.values())
+            if self.identity is None or pool[self.identity] < top:  # ties keep the earlier answer
                 self.flips += self.identity is not None
-                self.identity = next(k for k, v in self.votes.items() if v == top)
+                self.identity = next(k for k, v in pool.items() if v == top)
         if c.back:
             self.backs[c.back] += 1
 
@@ -68,7 +79,7 @@ class _CardTrack:
         if self.identity is None:
             return False
         top = self.votes[self.identity]
-        return top >= min_votes and top >= 0.75 * sum(self.votes.values())
+        return top >= min_votes and self.pool[self.identity] >= 0.75 * sum(self.pool.values())
 
     @property
     def contested(self) -> bool:
@@ -76,7 +87,7 @@ class _CardTrack:
         read as the card laid over it (a hole card as the hit card), or one rank as another, for frames on end."""
         if self.identity is None:
             return True
-        return self.flips > 0 and self.votes[self.identity] < CONTESTED * sum(self.votes.values())
+        return self.flips > 0 and self.pool[self.identity] < CONTESTED * sum(self.pool.values())
 
     @property
     def back(self) -> str | None:
@@ -161,7 +172,7 @@ class ZoneTracker:
                 zone.tracks[t.id] = t
             else:  # cards are still once dealt; follow slowly so a jittery box does not drag it
                 t.x, t.y = 0.7 * t.x + 0.3 * c.x_mm, 0.7 * t.y + 0.3 * c.y_mm
-            t.vote(c, self.vote_min_conf, self.removal_frames)
+            t.vote(c, self.vote_min_conf, self.removal_frames, self.sure_conf)
             t.last_seen = frame
             out.append(t)
         return out

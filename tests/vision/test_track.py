@@ -72,6 +72,15 @@ def test_a_card_whose_majority_changed_hands_is_uncertain_until_clear_again():
     assert not t.states()["dealer.cards"].uncertain  # 22 of 26 readings: clear again
 
 
+def test_unsure_readings_never_overturn_sure_ones():
+    # High Tie, held-out video: the dealer's hole card turned over read 4c at 1.0, then half covered by the
+    # hit card 5c at 0.63-0.66 for four frames: the card is still the 4c, and nothing was in doubt.
+    t = ZoneTracker(stable_frames=3)
+    reads = [("4c", 1.0)] * 2 + [("5c", 0.65)] * 4 + [("4c", 1.0)] * 6
+    changes = _run(t, [{"dealer.cards": _cards(r, conf=c)} for r, c in reads])
+    assert all(c.after.cards == (("4c", True),) and not c.after.uncertain for c in changes), changes
+
+
 def test_a_card_read_once_or_twice_as_another_is_no_doubt():
     t = ZoneTracker(stable_frames=3)
     _run(t, [{"seat1.cards": _cards(r)} for r in ["Ah", "Ad", "Ah", "Ah", "Ah", "Ad"]])
