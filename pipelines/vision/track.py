@@ -29,8 +29,9 @@ from dataclasses import dataclass, field
 
 from .observe import CardObs, FrameObs, ZoneChange, ZoneObs, ZoneState
 
-# A card whose majority identity has changed, and still has fewer than this share of its readings, is not known.
-CONTESTED = 0.75
+# The share of its deciding readings a card's identity needs to be clear: below it no card counts as read
+# consistently (settled), and one whose majority changed hands is not known (contested).
+CLEAR_SHARE = 0.75
 Signature = tuple[tuple[tuple[int, bool], ...], float]  # ((track id, face up) in table order, chip total)
 
 
@@ -78,16 +79,18 @@ class _CardTrack:
             return sum(self.backs.values()) >= min_votes
         if self.identity is None:
             return False
-        top = self.votes[self.identity]
-        return top >= min_votes and self.pool[self.identity] >= 0.75 * sum(self.pool.values())
+        return self.votes[self.identity] >= min_votes and self._clear
 
     @property
     def contested(self) -> bool:
         """No identity yet, or the majority changed hands and is still not clear: a covered card's index is
         read as the card laid over it (a hole card as the hit card), or one rank as another, for frames on end."""
-        if self.identity is None:
-            return True
-        return self.flips > 0 and self.pool[self.identity] < CONTESTED * sum(self.pool.values())
+        return self.identity is None or (self.flips > 0 and not self._clear)
+
+    @property
+    def _clear(self) -> bool:
+        """The identity holds at least `CLEAR_SHARE` of the readings that decide it."""
+        return self.pool[self.identity] >= CLEAR_SHARE * sum(self.pool.values())
 
     @property
     def back(self) -> str | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 import numpy as np
@@ -9,8 +10,12 @@ import pytest
 
 from pipelines.games.layout import layout_for
 from pipelines.rounds.perfect import rounds_from_scenes
+from pipelines.rounds.registry import machine_for
 from pipelines.sim.camera import Camera
 from pipelines.sim.session import script_session
+from pipelines.vision.observe import FrameObs
+from pipelines.vision.track import ZoneTracker
+from pipelines.vision.zones import ZoneMapper
 
 
 @cache
@@ -27,3 +32,18 @@ def session(game: str, rounds: int, seed: int, faults: float | tuple = 0.0):
 @pytest.fixture
 def reconstruct():
     return session
+
+
+def rounds_with_edited_observations(game: str, scripted, setup, edit: Callable[[int, FrameObs], None]) -> list:
+    """The session's rounds through the perfect observation, each frame's observation first passed to
+    `edit(frame, obs)` to change in place (a misread card, a chip gone under a card), as the video has it."""
+    layout, camera, settings = setup
+    mapper = ZoneMapper(layout, np.asarray(camera.H), frame_size=camera.size)
+    tracker = ZoneTracker(stable_frames=3, removal_frames=3)  # as rounds_from_scenes
+    machine = machine_for(game, "T1", settings, fps=10.0)
+    got = []
+    for frame, scene in enumerate(s for r in scripted for s in r.scenes):
+        obs = mapper.observe_scene(scene)
+        edit(frame, obs)
+        got += machine.feed(tracker.update(frame, obs))
+    return got + machine.finish()

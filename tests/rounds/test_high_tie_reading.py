@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import numpy as np
-
 from pipelines.rounds.compare import compare_rounds, differences
-from pipelines.rounds.registry import machine_for
-from pipelines.vision.track import ZoneTracker
-from pipelines.vision.zones import ZoneMapper
+from pipelines.vision.observe import FrameObs
+
+from .conftest import rounds_with_edited_observations
 
 SEED = 10  # 3 rounds: a surrender and a split (tests/sim/test_high_tie_script.py)
 
@@ -67,23 +65,18 @@ def test_a_split_pair_read_as_no_pair_is_incomplete_not_wrong(reconstruct):
     # Held-out video: a split 2h, half covered by hand 2's cards, was read 4h at full confidence, and the
     # round claimed the seat split 2s 4h. A split of cards that are no pair is a misread (or a split the
     # rules forbid): either way the round goes to review, it does not state the misread pair.
-    scripted, _, (layout, camera, settings) = reconstruct("high-tie", 3, SEED)
+    scripted, _, setup = reconstruct("high-tie", 3, SEED)
     truth = next(s.round for s in scripted if any(d.action == "split" for d in s.round.decisions))
     split = next(d for d in truth.decisions if d.action == "split")
     second = truth.cards_of(f"seat:{split.seat}")[1]
     misread = ("5" if second[0] == "4" else "4") + second[1]
-    mapper = ZoneMapper(layout, np.asarray(camera.H), frame_size=camera.size)
-    tracker = ZoneTracker(stable_frames=3, removal_frames=3)
-    machine = machine_for("high-tie", "T1", settings, fps=10.0)
-    got = []
-    scenes = [s for r in scripted for s in r.scenes]
-    for frame, scene in enumerate(scenes):
-        obs = mapper.observe_scene(scene)
+
+    def misread_after_split(frame: int, obs: FrameObs) -> None:
         if frame > split.frame:
             for zo in obs.values():
                 zo.cards = [replace(c, card=misread) if c.card == second else c for c in zo.cards]
-        got += machine.feed(tracker.update(frame, obs))
-    got += machine.finish()
+
+    got = rounds_with_edited_observations("high-tie", scripted, setup, misread_after_split)
     rnd = next(r for r in got if r.round_id == truth.round_id)
     assert rnd.status == "incomplete"
     assert any(f"seat {split.seat}: split, but the pair reads" in n for n in rnd.notes), rnd.notes
