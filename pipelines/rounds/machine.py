@@ -84,6 +84,7 @@ class WagerSeen:
     settle_end: int | None = None
     uncertain: bool = False
     moved_at: int | None = None  # a frame the wager was read as more than it is while its payout was laid
+    payout: ChipInstance | None = None
 
     @property
     def key(self) -> tuple[int, str, int]:
@@ -257,6 +258,10 @@ class RoundMachine:
         self.interpret(live, rnd, seen)
         self._settle(live, rnd, seen, closes)
         rnd.events = self._events(live, rnd, seen, closes)
+        for zone in live.cards.values():
+            for known, new, frame in zone.doubts:
+                live.note(f"{zone.name}: {new} seen where {known} was as more cards arrived (frame {frame}): "
+                          f"{known} read again, or a new card covering it")
         if live.notes:
             rnd.notes = list(live.notes)
             if rnd.status == "complete" and any(not n.startswith("inferred") for n in live.notes):
@@ -317,7 +322,7 @@ class RoundMachine:
                     continue
                 used.add(id(p))
                 ws.outcome, ws.paid, ws.settled_at = "win", round(p.peak, 2), p.start
-                ws.settle_end = p.end
+                ws.settle_end, ws.payout = p.end, p
                 ws.uncertain |= p.uncertain
                 ws.moved_at = self._wager_moved_with_payout(ws, p)
                 break
@@ -337,6 +342,7 @@ class RoundMachine:
             expected = []
         exp_outcome = {(x.seat, x.spot, x.hand): x.outcome for x in expected}
         self._doubt_payouts_split_with_wager(seen, expected, live)
+        self._doubt_stacks_read_unsure(seen, live)
         exp_order = {(x.seat, x.spot, x.hand): x.order for x in expected}
         for ws in seen:
             if ws.outcome == "removed":
@@ -381,6 +387,15 @@ class RoundMachine:
             ws.uncertain = True
             live.note(f"seat {ws.key[0]} {ws.key[1]} (hand {ws.key[2]}): gone from view at frame {end} as a card "
                       "was dealt to the seat (under the card?); its settlement was not seen")
+
+    def _doubt_stacks_read_unsure(self, seen: list[WagerSeen], live: LiveRound) -> None:
+        """A wager or payout whose total rests on a reading below the detector's confidence."""
+        for ws in seen:
+            for inst in (ws.inst, ws.payout):
+                if inst is not None and inst.uncertain:
+                    ws.uncertain = True
+                    live.note(f"seat {ws.key[0]} {ws.key[1]} (hand {ws.key[2]}): {inst.zone} read below the "
+                              f"detector's confidence at frame {inst.doubtful_frames()[0]}")
 
     def _wager_moved_with_payout(self, ws: WagerSeen, p: ChipInstance) -> int | None:
         """A payout laid against its wager forms one row with it, and the line between the two zones falls

@@ -47,7 +47,17 @@ class ChipInstance:
 
     @property
     def uncertain(self) -> bool:
-        return bool(self.doubtful)
+        """A total this stack's facts rest on was read below the detector's confidence. A doubtful reading
+        since dropped as noise, or read again confidently, is not one of them."""
+        return any(f in self.doubtful for f, _ in self.steps)
+
+    def doubtful_frames(self) -> list[int]:
+        return [f for f, _ in self.steps if f in self.doubtful]
+
+    def _same_again(self, kept: tuple[int, float], again: tuple[int, float]) -> None:
+        """`again` reads what `kept` read and is dropped: read confidently, it clears `kept`'s doubt."""
+        if again[0] not in self.doubtful:
+            self.doubtful.discard(kept[0])
 
     def absorb(self, later: ChipInstance) -> None:
         """`later` was this stack again (it had only been covered): one instance from here on."""
@@ -130,11 +140,18 @@ class ChipZone:
                 changed = False
                 for i in range(1, len(steps) - 1):
                     if steps[i - 1][1] == steps[i + 1][1] and steps[i + 1][0] - steps[i][0] <= NOISE_FRAMES:
+                        inst._same_again(steps[i - 1], steps[i + 1])
                         del steps[i:i + 2]
                         changed = True
                         break
             # consecutive equal totals carry nothing
-            steps = [s for i, s in enumerate(steps) if i == 0 or s[1] != steps[i - 1][1]]
+            kept: list[tuple[int, float]] = []
+            for step in steps:
+                if kept and kept[-1][1] == step[1]:
+                    inst._same_again(kept[-1], step)
+                else:
+                    kept.append(step)
+            steps = kept
             # a stack revealed (or covered) in stages is one change: keep the run's end
             i = 1
             while i < len(steps) - 1:
@@ -159,6 +176,9 @@ class CardZone:
     # High action card on its holding box): a card of the same identity seen here later is a new card.
     moved_on: int = 0
     visible_since: int | None = None  # frame of the last confirmed change of what the area shows
+    # (known card, new identity, frame): a known card out of view read as another while more cards arrived,
+    # taken as a re-read though it may be a new card covering it; withdrawn once the known card shows again
+    doubts: list[tuple[str, str, int]] = field(default_factory=list)
 
     @property
     def present(self) -> list[Slot]:
@@ -206,6 +226,7 @@ class CardZone:
             elif seen[c] > known[c] + sum(1 for _, f in fresh if f == c):
                 fresh.append((pos, c))
         hidden_down = self.face_down_left()
+        self.doubts = [d for d in self.doubts if seen[d[0]] == 0]
         added: list[tuple[int, Slot]] = []
         shown = {c for c, up in state.cards if up and c is not None}
         # Known cards not in view now: with no more cards in view than were dealt here, a new identity is
@@ -221,6 +242,9 @@ class CardZone:
                 exposed.append(slot)
             elif misread and len(state.cards) <= len(self.present) + len(added):
                 slot = misread.pop(min(pos, len(misread) - 1))
+                if len(state.cards) > len(self.present):
+                    # New cards arrived too: c may be one more, dealt over the known card and hiding it.
+                    self.doubts.append((slot.card, c, frame))
                 slot.card = c
                 slot.uncertain |= state.uncertain
             else:

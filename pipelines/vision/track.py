@@ -32,6 +32,8 @@ from .observe import CardObs, FrameObs, ZoneChange, ZoneObs, ZoneState
 # The share of its deciding readings a card's identity needs to be clear: below it no card counts as read
 # consistently (settled), and one whose majority changed hands is not known (contested).
 CLEAR_SHARE = 0.75
+# New chips read in this share of the last RESTLESS_WINDOW frames without confirming are confirmed as uncertain.
+RESTLESS_WINDOW, RESTLESS_SHARE = 20, 0.6
 Signature = tuple[tuple[tuple[int, bool], ...], float]  # ((track id, face up) in table order, chip total)
 
 
@@ -110,6 +112,8 @@ class _Zone:
     sure_again: int = 0  # confident frames of a state confirmed as uncertain, since it was confirmed
     emptied: int | None = None  # the candidate follows an empty run from this frame (see _emptied_first)
     prev_cand: tuple[Signature, int, int] | None = None  # the candidate before this one: (sig, first, left)
+    # the last readings of a chips-only zone: (frame, the reading) where it was new chips, else None
+    restless: deque = field(default_factory=lambda: deque(maxlen=RESTLESS_WINDOW))
 
 
 class ZoneTracker:
@@ -204,6 +208,7 @@ class ZoneTracker:
         change, gone = None, []
         if sig == zone.stable_sig:
             zone.cand_sig = None
+            zone.restless.append(None)
             # A state confirmed as uncertain and then read confidently for `stable_frames` frames is
             # certain after all (the hand that half-covered a chip has moved away).
             zone.sure_again += zone.stable.uncertain and not uncertain and self._sure(zo, tracks)
@@ -239,10 +244,32 @@ class ZoneTracker:
                     change = ZoneChange(name, zone.cand_first, zone.stable, after)
                 zone.stable_sig, zone.stable, zone.cand_sig, zone.sure_again = sig, after, None, 0
                 zone.prev_cand = None  # what came before a confirmed state is no blip's background
+                zone.restless.clear()
                 live = {tid for tid, _ in sig[0]}
                 zone.tracks = {tid: t for tid, t in zone.tracks.items() if tid in live}  # gone is gone
+            elif not occluded:
+                change = self._restless(name, zone, frame, sig)
         self._forget(zone, frame)
         return [*gone, *([change] if change is not None else [])]
+
+    def _restless(self, name: str, zone: _Zone, frame: int, sig: Signature) -> ZoneChange | None:
+        """New chips read in a spot in most of the last `RESTLESS_WINDOW` frames, never the same long enough
+        to confirm: something is there that cannot be read (a payout half under a card, flickering between
+        totals). It is confirmed as uncertain, as its most frequent reading, so the round says it is unsure
+        instead of passing it over."""
+        chips_only = not sig[0] and not zone.stable_sig[0]
+        zone.restless.append((frame, sig) if chips_only and sig[1] > 0 and not self._is_loss(zone.stable_sig, sig)
+                             else None)
+        seen = [r for r in zone.restless if r is not None]
+        if len(seen) < RESTLESS_SHARE * RESTLESS_WINDOW:
+            return None
+        counts = Counter(s for _, s in seen)
+        best = max(counts, key=lambda s: (counts[s], -min(f for f, x in seen if x == s)))
+        after = self._state(zone, best, True)
+        change = ZoneChange(name, seen[0][0], zone.stable, after)
+        zone.stable_sig, zone.stable, zone.cand_sig, zone.sure_again = best, after, None, 0
+        zone.restless.clear()
+        return change
 
     def _resumed_first(self, zone: _Zone, sig: Signature, frame: int) -> int:
         """The frame new contents date from: the start of the candidate before the last one when they are

@@ -52,3 +52,17 @@ def test_rounds_pair_by_shared_frames_when_the_start_differs():
     assert verdicts["a"] == "exact"  # first seen two frames late: the same round
     assert verdicts["b"] == "missed"  # covers 11 of its 100 frames: not the same round
     assert verdicts["y"] == verdicts["z"] == "extra"
+
+
+def test_a_new_identity_where_a_card_hid_as_others_arrived_is_a_doubt():
+    # High Tie, held-out video: a split hand 3d 2h; two hits land at once and cover the 2h, so the area
+    # shows 3d 6d Jh. Jh may be the 2h read again or the second hit over it: the deal cannot be told.
+    zone = CardZone("seat4.cards.1")
+    _feed(zone, [_state("3d", "2h"), _state("3d", "6d", "Jh")], rereads=True)
+    assert zone.doubts == [("2h", "Jh", 10)]
+    zone = CardZone("seat4.cards.1")  # the 2h shows again: Jh was a new card after all
+    _feed(zone, [_state("3d", "2h"), _state("3d", "6d", "Jh"), _state("3d", "2h", "6d", "Jh")], rereads=True)
+    assert not zone.doubts and sorted(s.card for s in zone.slots) == ["2h", "3d", "6d", "Jh"]
+    zone = CardZone("seat5.cards")  # no card arrived with it: a re-read, sure
+    _feed(zone, TURNED, rereads=True)
+    assert not zone.doubts

@@ -184,3 +184,22 @@ def test_state_carries_each_cards_back_colour_also_once_turned_over():
     chips_only = ZoneTracker(stable_frames=1)
     _run(chips_only, [{"seat1.ante": ZoneObs(chips=[5])}])
     assert chips_only.states()["seat1.ante"].backs == ()
+
+
+def test_chips_that_never_read_the_same_long_enough_are_confirmed_with_doubt():
+    # Pick 2, held-out video: a $30 payout half under a card read as $5 for 1-3 frames at a time between
+    # empty frames, never long enough to confirm; the round was closed as if no payout had been made.
+    t = ZoneTracker(stable_frames=3)
+    five = {"seat2.ante.paid": ZoneObs(chips=[5], chips_uncertain=True)}
+    both = {"seat2.ante.paid": ZoneObs(chips=[25, 5], chips_uncertain=True)}
+    frames = [{}] * 4 + [five, five, {}, five, five, {}, both, five, {}] * 3
+    changes = _run(t, frames)
+    assert len(changes) == 1
+    ch = changes[0]
+    assert ch.after.uncertain and ch.after.chip_total == 5 and ch.frame == 4
+
+
+def test_a_hand_passing_over_an_empty_spot_confirms_nothing():
+    t = ZoneTracker(stable_frames=3)
+    blip = {"seat2.ante.paid": ZoneObs(chips=[5])}
+    assert _run(t, ([{}] * 6 + [blip, blip]) * 4) == []

@@ -2,13 +2,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import supervision as sv
 
 from pipelines.games.layout import layout_for
 from pipelines.sim import render as sim_render
 from pipelines.sim.camera import Camera
 from pipelines.sim.render import chip_positions, render
 from pipelines.sim.scene import DENOMINATIONS, ChipStack, Occluder, PlacedCard, Scene
-from pipelines.vision.zones import ChipSpread, ZoneMapper
+from pipelines.vision.zones import ChipSpread, ZoneMapper, apply_homography
 
 GAMES = ("king-high", "high-tie", "3-card-monster", "pick-2-poker")
 
@@ -166,3 +167,55 @@ def test_a_stack_partly_under_another_stack_is_uncertain_not_under_the_hand():
     x, y = chip_positions(first)[-1]
     hand = mapper.observe_scene(Scene(chips=[first], occluders=[Occluder(x, y, rx=20, ry=20)]))
     assert hand[za].chip_total == 200 and not hand[za].uncertain  # the hand moves on: not a doubt
+
+
+def _detections_of(mapper: ZoneMapper, cam: Camera, stack: ChipStack, oracle, unsure: dict[int, float],
+                   extra_mm: tuple[float, float] | None = None, extra_value: int = 1):
+    """A perfect detector's boxes for one stack, with the chips in `unsure` (index -> confidence) read
+    below the detector's confidence, and optionally one more unsure box centred at `extra_mm`."""
+    _, labels = render(mapper.layout, Scene(chips=[stack]), cam, np.random.default_rng(0), effects=False)
+    det = oracle(labels)
+    chips = np.flatnonzero(det.data["chip_value"] > 0)
+    for k, conf in unsure.items():
+        det.confidence[chips[k]] = conf
+        det.data["uncertain"][chips[k]] = True
+    if extra_mm is not None:
+        box = det.xyxy[chips[0]]
+        half = (box[2:] - box[:2]) / 2
+        c = apply_homography(cam.H, np.array([extra_mm]))[0]
+        ghost = sv.Detections(xyxy=np.array([[*(c - half), *(c + half)]], np.float32),
+                              confidence=np.array([0.4], np.float32),
+                              data={"class_name": np.array([f"chip_{extra_value}"], object),
+                                    "card": np.array([""], object), "chip_value": np.array([extra_value], np.int32),
+                                    "card_confidence": np.array([0.4], np.float32), "uncertain": np.array([True])})
+        det = sv.Detections.merge([det, ghost])
+    return det
+
+
+def test_an_unsure_chip_inside_a_row_between_sure_chips_of_its_kind_is_sure(oracle):
+    # High Tie, held-out video: four $100 in a row, the second read at 0.4 in every frame; the row's ends
+    # and its length say a chip lies there, and a stack coloured up in order says which.
+    mapper, cam = _mapper("high-tie")
+    z = mapper.layout.zone("seat5.side")
+    seen = mapper.observe(_detections_of(mapper, cam, ChipStack([100] * 4, *z.centre), oracle, {1: 0.4}))
+    assert seen[z.name].chip_total == 400 and not seen[z.name].chips_uncertain
+    ends = mapper.observe(_detections_of(mapper, cam, ChipStack([100] * 4, *z.centre), oracle, {3: 0.4}))
+    assert ends[z.name].chips_uncertain  # the row's last chip: nothing vouches for it
+    mixed = mapper.observe(_detections_of(mapper, cam, ChipStack([100, 25, 5, 5], *z.centre), oracle, {1: 0.4}))
+    assert mixed[z.name].chips_uncertain  # between a $100 and a $5: its denomination is a guess
+
+
+def test_a_lone_unsure_box_off_the_rows_of_a_sure_stack_is_no_chip(oracle):
+    # Pick 2, held-out video: the red print on a card back beside the ante read as a $1 chip at 0.3-0.5,
+    # half a row pitch across the ante's row: no chip of the spot's stack can lie there.
+    mapper, cam = _mapper("pick-2-poker")
+    z = mapper.layout.zone("seat2.ante")
+    stack = ChipStack([5, 5, 5], *z.centre)
+    v = mapper.spread.axes[1]
+    end = np.array(chip_positions(stack)[-1])
+    off_row = end + 0.5 * mapper.spread.row_pitch_mm * v
+    seen = mapper.observe(_detections_of(mapper, cam, stack, oracle, {}, tuple(off_row)))
+    assert seen[z.name].chips == [5, 5, 5] and not seen[z.name].chips_uncertain
+    sure = _detections_of(mapper, cam, stack, oracle, {}, tuple(off_row))
+    sure.confidence[-1], sure.data["uncertain"][-1] = 0.9, False  # read confidently, it is not ours to drop
+    assert sorted(mapper.observe(sure)[z.name].chips) == [1, 5, 5, 5]
