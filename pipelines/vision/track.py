@@ -19,6 +19,9 @@
   with high confidence (`sure_conf`) for `stable_frames` more frames: a change that differs only in
   `uncertain`.
 - Each card keeps the back colour it showed most often (`ZoneState.backs`), also once turned face up.
+- New chips read in most of the last `RESTLESS_WINDOW` frames without ever reading alike long enough to
+  confirm are confirmed as uncertain (their most frequent reading): something is there, so the round says
+  it is unsure rather than passing it over.
 """
 
 from __future__ import annotations

@@ -10,7 +10,9 @@ Chips go to bet, paid and tray zones by *stack*, never chip by chip: stacks are 
 `ChipSpread.step_mm` from the next along a fixed direction, rows of `per_row`, rows `row_pitch_mm` apart),
 so a stack spills over neighbouring betting circles. Chips are grouped into rows (same perpendicular
 offset, consecutive steps), rows into stacks (same centre along the spread, one pitch apart), and each
-stack goes to the zone containing its centre (else the nearest within `stack_reach_mm`).
+stack goes to the zone containing its centre (else the nearest within `stack_reach_mm`). A chip read below
+the detector's confidence makes its zone uncertain, unless the row vouches for it (inside the row between
+two sure chips of its kind); a lone unsure box off the rows of its spot's sure chips is no chip at all.
 """
 
 from __future__ import annotations
