@@ -60,6 +60,8 @@ class LiveRound:
     notes: list[str] = field(default_factory=list)
     first_is_card: bool = False
     doubts: dict[str, str] = field(default_factory=dict)  # zone -> the note on its present, doubtful state
+    # zone -> (its state before the doubtful one, what its cards were then): see RoundMachine._doubt_undone
+    doubted_from: dict[str, tuple[ZoneState, tuple]] = field(default_factory=dict)
 
     @property
     def slots(self) -> list[Slot]:
@@ -164,10 +166,11 @@ class RoundMachine:
             if ch.zone in live.cards:
                 live.cards[ch.zone].confirm(self.card_state(ref, ch.after))
             return
-        live.doubts.pop(ch.zone, None)
+        doubt, doubted_from = live.doubts.pop(ch.zone, None), live.doubted_from.pop(ch.zone, None)
         if ch.after.uncertain:
             live.doubts[ch.zone] = f"uncertain observation in {ch.zone} at frame {ch.frame}"
             live.note(live.doubts[ch.zone])
+            live.doubted_from[ch.zone] = (ch.before, self._cards_trace(live, ch.zone))
         if ref.area in ("bet", "paid"):
             live.chips.setdefault(ch.zone, ChipZone(ch.zone)).update(ch.frame, ch.after.chip_total,
                                                                      ch.after.uncertain)
@@ -180,6 +183,22 @@ class RoundMachine:
                 live.cleared = None
             elif live.slots and live.cleared is None:
                 live.cleared = ch.frame
+        if doubt in live.notes and self._doubt_undone(live, ch, doubted_from):
+            live.notes.remove(doubt)
+
+    @staticmethod
+    def _cards_trace(live: LiveRound, zone: str) -> tuple:
+        return tuple((s.card, s.face_up, s.exposed_frame) for s in live.cards[zone].slots) if zone in live.cards else ()
+
+    def _doubt_undone(self, live: LiveRound, ch: ZoneChange, doubted_from: tuple[ZoneState, tuple] | None) -> bool:
+        """A zone read with doubt and then confidently as it was before, with no card dealt or turned in
+        between: the doubtful spell changed nothing (a hand over the dealer's face-down card read as an
+        unreadable face). What a chip zone read meanwhile stays in its stack's steps, and doubts there
+        (`_doubt_stacks_read_unsure`)."""
+        if doubted_from is None or ch.after.uncertain:
+            return False
+        before, trace = doubted_from
+        return ch.after == before and self._cards_trace(live, ch.zone) == trace
 
     # ------------------------------------------------------------------------------- game hooks
 
