@@ -399,22 +399,21 @@ class RoundMachine:
         if ws.inst.zone not in self._beside_cards:
             return
         near = SAME_TIME_S * self.fps
+        refs = {name: parse_zone(name) for name in live.cards}
         dealt = [s.frame for name, zone in live.cards.items() for s in zone.slots
-                 if parse_zone(name).seat == ws.wager.seat and parse_zone(name).area == "cards"]
+                 if refs[name].seat == ws.wager.seat and refs[name].area == "cards"]
         end = ws.inst.end
         if end is not None and any(abs(f - end) <= near for f in dealt):
-            ws.uncertain = True
-            live.note(f"seat {ws.key[0]} {ws.key[1]} (hand {ws.key[2]}): gone from view at frame {end} as a card "
-                      "was dealt to the seat (under the card?); its settlement was not seen")
+            _doubt_wager(live, ws, f"gone from view at frame {end} as a card was dealt to the seat (under the "
+                                   "card?); its settlement was not seen")
 
     def _doubt_stacks_read_unsure(self, seen: list[WagerSeen], live: LiveRound) -> None:
         """A wager or payout whose total rests on a reading below the detector's confidence."""
         for ws in seen:
             for inst in (ws.inst, ws.payout):
                 if inst is not None and inst.uncertain:
-                    ws.uncertain = True
-                    live.note(f"seat {ws.key[0]} {ws.key[1]} (hand {ws.key[2]}): {inst.zone} read below the "
-                              f"detector's confidence at frame {inst.doubtful_frames()[0]}")
+                    _doubt_wager(live, ws, f"{inst.zone} read below the detector's confidence at frame "
+                                           f"{inst.doubtful_frames()[0]}")
 
     def _wager_moved_with_payout(self, ws: WagerSeen, p: ChipInstance) -> int | None:
         """A payout laid against its wager forms one row with it, and the line between the two zones falls
@@ -435,10 +434,9 @@ class RoundMachine:
         for ws in seen:
             if ws.moved_at is None or ws.outcome != "win" or ws.paid >= net.get(ws.key, 0.0) - 0.005:
                 continue
-            ws.uncertain = True
-            live.note(f"seat {ws.key[0]} {ws.key[1]} (hand {ws.key[2]}): payout read as {ws.paid:g} while the "
-                      f"wager beside it was read as more than it is (frame {ws.moved_at}); some of the payout's "
-                      "chips may have been counted with the wager")
+            _doubt_wager(live, ws, f"payout read as {ws.paid:g} while the wager beside it was read as more than "
+                                   f"it is (frame {ws.moved_at}); some of the payout's chips may have been counted "
+                                   "with the wager")
 
     def _in_dealer_order(self, done: list[WagerSeen], exp_order: dict[tuple[int, str, int], int]
                          ) -> list[WagerSeen]:
@@ -501,6 +499,12 @@ class RoundMachine:
         raw.append((live.last, 9, dict(type="round_complete")))
         raw.sort(key=lambda t: (t[0], t[1]))
         return [TableEvent(seq=i, frame=max(0, f), **fields) for i, (f, _, fields) in enumerate(raw)]
+
+
+def _doubt_wager(live: LiveRound, ws: WagerSeen, why: str) -> None:
+    """The wager's facts are not sure: flag it, and say why in the round's notes."""
+    ws.uncertain = True
+    live.note(f"seat {ws.key[0]} {ws.key[1]} (hand {ws.key[2]}): {why}")
 
 
 def spots_beside_cards(game: str) -> set[str]:

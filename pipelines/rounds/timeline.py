@@ -49,7 +49,7 @@ class ChipInstance:
     def uncertain(self) -> bool:
         """A total this stack's facts rest on was read below the detector's confidence. A doubtful reading
         since dropped as noise, or read again confidently, is not one of them."""
-        return any(f in self.doubtful for f, _ in self.steps)
+        return bool(self.doubtful_frames())
 
     def doubtful_frames(self) -> list[int]:
         return [f for f, _ in self.steps if f in self.doubtful]

@@ -245,9 +245,8 @@ class ZoneTracker:
                     zone.stable = ZoneState()
                 if after != zone.stable:
                     change = ZoneChange(name, zone.cand_first, zone.stable, after)
-                zone.stable_sig, zone.stable, zone.cand_sig, zone.sure_again = sig, after, None, 0
+                self._settle_on(zone, sig, after)
                 zone.prev_cand = None  # what came before a confirmed state is no blip's background
-                zone.restless.clear()
                 live = {tid for tid, _ in sig[0]}
                 zone.tracks = {tid: t for tid, t in zone.tracks.items() if tid in live}  # gone is gone
             elif not occluded:
@@ -260,19 +259,22 @@ class ZoneTracker:
         to confirm: something is there that cannot be read (a payout half under a card, flickering between
         totals). It is confirmed as uncertain, as its most frequent reading, so the round says it is unsure
         instead of passing it over."""
-        chips_only = not sig[0] and not zone.stable_sig[0]
-        zone.restless.append((frame, sig) if chips_only and sig[1] > 0 and not self._is_loss(zone.stable_sig, sig)
-                             else None)
+        new = _chips_only(zone, sig) and sig[1] > 0 and not self._is_loss(zone.stable_sig, sig)
+        zone.restless.append((frame, sig) if new else None)
         seen = [r for r in zone.restless if r is not None]
         if len(seen) < RESTLESS_SHARE * RESTLESS_WINDOW:
             return None
-        counts = Counter(s for _, s in seen)
-        best = max(counts, key=lambda s: (counts[s], -min(f for f, x in seen if x == s)))
+        best = Counter(s for _, s in seen).most_common(1)[0][0]  # ties: the one seen first
         after = self._state(zone, best, True)
         change = ZoneChange(name, seen[0][0], zone.stable, after)
-        zone.stable_sig, zone.stable, zone.cand_sig, zone.sure_again = best, after, None, 0
-        zone.restless.clear()
+        self._settle_on(zone, best, after)
         return change
+
+    @staticmethod
+    def _settle_on(zone: _Zone, sig: Signature, state: ZoneState) -> None:
+        """Make `state` (read as `sig`) the zone's confirmed state, with nothing pending."""
+        zone.stable_sig, zone.stable, zone.cand_sig, zone.sure_again = sig, state, None, 0
+        zone.restless.clear()
 
     def _resumed_first(self, zone: _Zone, sig: Signature, frame: int) -> int:
         """The frame new contents date from: the start of the candidate before the last one when they are
@@ -289,7 +291,7 @@ class ZoneTracker:
         as a loss, which waits `removal_frames` for a covering hand to move) and other chips put down, as a
         King High dealer returns a winner and its payout and the player bets the next card on the spot."""
         empty: Signature = ((), 0.0)
-        chips_only = not new[0] and not zone.stable_sig[0] and zone.stable_sig[1] > 0
+        chips_only = _chips_only(zone, new) and zone.stable_sig[1] > 0
         if chips_only and zone.cand_sig == empty and zone.cand_count >= self.stable_frames and new != zone.stable_sig:
             return zone.cand_first
         return None
@@ -309,3 +311,8 @@ class ZoneTracker:
         horizon = self.removal_frames + self.stable_frames
         for tid in [t for t, tr in zone.tracks.items() if t not in keep and frame - tr.last_seen > horizon]:
             del zone.tracks[tid]
+
+
+def _chips_only(zone: _Zone, sig: Signature) -> bool:
+    """Neither the reading nor the zone's confirmed state holds a card."""
+    return not sig[0] and not zone.stable_sig[0]

@@ -194,7 +194,7 @@ class ZoneMapper:
         irregular = {i for r in rows if abs(len(r) - 1 - float(np.ptp(u[r])) / self.spread.step_mm) >= 0.75
                      for i in r}
         in_bet = self._bet_zone_holding(pts)
-        row_of = {i: tuple(sorted(r, key=lambda j: u[j])) for r in rows for i in r}
+        row_of = {i: tuple(r) for r in rows for i in r}  # _rows gives each row in order along the spread
         return [ChipStackObs(tuple(sorted(m)), float(c[0]), float(c[1]), z,
                              regular=not irregular & set(m) and not _straddles(z, in_bet[m]),
                              rows=tuple(dict.fromkeys(row_of[i] for i in m)))
