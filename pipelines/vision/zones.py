@@ -116,6 +116,8 @@ class ZoneMapper:
     spread: ChipSpread = field(default_factory=ChipSpread)
     card_reach_mm: float = 45.0
     stack_reach_mm: float = 60.0
+    # A chip this near the centre of a wager's spot is the wager's: a payout is laid beside it, never there.
+    spot_core_mm: float = 15.0
     frame_size: tuple[int, int] = (1280, 720)  # only for observe_scene: what falls outside the frame
 
     def __post_init__(self) -> None:
@@ -193,20 +195,25 @@ class ZoneMapper:
         # 0.75 of a step: three times the spread of a row's length under the detector's ~2.5 mm jitter
         irregular = {i for r in rows if abs(len(r) - 1 - float(np.ptp(u[r])) / self.spread.step_mm) >= 0.75
                      for i in r}
-        in_bet = self._bet_zone_holding(pts)
+        in_bet, off_centre = self._bet_zone_holding(pts)
         row_of = {i: tuple(r) for r in rows for i in r}  # _rows gives each row in order along the spread
         return [ChipStackObs(tuple(sorted(m)), float(c[0]), float(c[1]), z,
-                             regular=not irregular & set(m) and not _straddles(z, in_bet[m]),
+                             regular=not irregular & set(m)
+                             and not _straddles(z, in_bet[m], off_centre[m] < self.spot_core_mm),
                              rows=tuple(dict.fromkeys(row_of[i] for i in m)))
                 for (m, c), z in zip(stacks, zones, strict=True)]
 
-    def _bet_zone_holding(self, pts: np.ndarray) -> np.ndarray:
-        """For each point, the name of the bet zone whose polygon holds it, else ""."""
+    def _bet_zone_holding(self, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For each point, the name of the bet zone whose polygon holds it (else "") and its distance from
+        that zone's centre in mm (else inf)."""
         out = np.full(len(pts), "", dtype=object)
+        off = np.full(len(pts), np.inf)
         for g in self._chip_zones:
             if g.kind == "bet":
-                out[g.path.contains_points(pts) & (out == "")] = g.name
-        return out
+                hit = g.path.contains_points(pts) & (out == "")
+                out[hit] = g.name
+                off[hit] = np.linalg.norm(pts[hit] - g.polygon.mean(axis=0), axis=1)
+        return out, off
 
     def _rows(self, pts: np.ndarray) -> list[list[int]]:
         """Chips on one line along the spread direction, each within ~one step of the next."""
@@ -416,11 +423,15 @@ class ZoneMapper:
                 and o.stack in part}
 
 
-def _straddles(zone: str | None, chip_bet_zones: np.ndarray) -> bool:
+def _straddles(zone: str | None, chip_bet_zones: np.ndarray, at_spot_core: np.ndarray) -> bool:
     """A stack given to a betting spot with chips lying inside another betting spot may be two players'
     wagers read as one (King High's spots are 65 mm squares; two stacks in one line merge), so its
-    total is not to be trusted for either."""
-    return zone is not None and any(b and b != zone for b in chip_bet_zones)
+    total is not to be trusted for either. A payout's chips over the edge of its own wager's spot are no
+    such doubt (it is laid against the wager, and reaches into the spot once the wager has gone); a chip
+    near that spot's centre is the wager's, read as one row with its payout."""
+    own = zone.removesuffix(".paid") if zone is not None and zone.endswith(".paid") else None
+    return zone is not None and any(b and b != zone and (b != own or core)
+                                    for b, core in zip(chip_bet_zones, at_spot_core, strict=True))
 
 
 def _vouched(st: ChipStackObs, chip_idx: np.ndarray, uncertain: np.ndarray, values: np.ndarray) -> np.ndarray:

@@ -89,6 +89,25 @@ def test_a_stack_with_chips_inside_another_betting_spot_is_not_regular():
     assert st.zone == "seat2.pokerpot" and st.regular
 
 
+def test_a_payout_over_the_edge_of_its_own_wagers_spot_is_regular_but_not_over_its_centre():
+    # King High, held-out video: a $120 payout (five chips in a row) with its first chip 23 mm from the
+    # centre of its own Suit spot, the wager gone; taken for a stack straddling two spots, it was doubted.
+    mapper, _ = _mapper("king-high")
+    u, _ = mapper.spread.axes
+    spot = np.array(mapper.layout.zone("seat5.suit_d").centre)
+    paid = np.array(mapper.layout.zone("seat5.suit_d.paid").centre)
+    row = [paid + (k - 2) * mapper.spread.step_mm * u for k in range(5)]
+    first = min(row, key=lambda p: float(np.linalg.norm(p - spot)))
+    assert mapper.spot_core_mm < np.linalg.norm(first - spot) < 30.0
+    (st,) = mapper.group_stacks(np.array(row))
+    assert st.zone == "seat5.suit_d.paid" and st.regular
+    # The same row one step nearer the spot has a chip near its centre: that chip is the wager's, read as
+    # one row with its payout, so the stack is not to be trusted.
+    nearer = np.array(row) - 0.9 * (first - spot)
+    (st,) = mapper.group_stacks(nearer)
+    assert not st.regular
+
+
 def test_a_row_with_a_chip_more_than_its_length_holds_is_irregular():
     # King High, seen in video: five confident boxes on a spread of four chips (a box between two of them).
     mapper, _ = _mapper("king-high")
