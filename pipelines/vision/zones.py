@@ -37,6 +37,9 @@ if TYPE_CHECKING:
 
 CARD_KINDS = ("cards", "card_box", "discard", "shoe")
 CHIP_KINDS = ("bet", "paid", "tray")
+# Neighbours in one row lie on one line: across it they differ by under 2 mm in 99 % of held-out frames and
+# never by 8 mm; neighbours 7 mm or more apart across are a payout laid a little off its wager's line.
+SIDESTEP_MM = 7.0
 
 
 @dataclass(frozen=True)
@@ -231,7 +234,7 @@ class ZoneMapper:
         rows: list[list[int]] = []
         for line in lines:
             line.sort(key=lambda i: u[i])
-            rows += _split_runs(line, u, sp.step_mm, sp.per_row)
+            rows += _split_runs(line, u, v, sp.step_mm, sp.per_row)
         return rows
 
     def _chain_rows(self, pts: np.ndarray, rows: list[list[int]]) -> list[tuple[list[int], np.ndarray]]:
@@ -459,14 +462,14 @@ def _may_follow(chain: list[list[int]], per_row: int) -> bool:
     return all(len(r) >= per_row - 1 for r in chain)
 
 
-def _split_runs(line: list[int], u: np.ndarray, step: float, per_row: int) -> list[list[int]]:
+def _split_runs(line: list[int], u: np.ndarray, v: np.ndarray, step: float, per_row: int) -> list[list[int]]:
     """A line of chips (sorted along the spread) -> the rows of separate stacks in it: a run ends at a
     gap of 1.4 steps or more (within a row chips are one step apart, give or take the detector's few
     mm; at 1.5 two payouts laid side by side merged), or when it holds a full row."""
     rows: list[list[int]] = []
     run = [line[0]]
     for a, b in itertools.pairwise(line):
-        if u[b] - u[a] >= 1.4 * step or len(run) == per_row:
+        if u[b] - u[a] >= 1.4 * step or len(run) == per_row or abs(v[b] - v[a]) >= SIDESTEP_MM:
             rows.append(run)
             run = []
         run.append(b)

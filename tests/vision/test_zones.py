@@ -63,6 +63,21 @@ def test_a_payout_laid_just_past_the_wager_in_the_same_line_is_its_own_stack():
     assert [st.members for st in stacks] == [(0, 1, 2), (3, 4, 5, 6)]
 
 
+def test_a_payout_row_a_little_off_its_wagers_line_is_its_own_stack():
+    # King High, held-out video: a $20 wager (three chips seen, the fourth under the payout) and its $20
+    # payout continuing the row one step on but 9.5 mm across; read as one run of five, two of the
+    # payout's chips went to the wager.
+    mapper, _ = _mapper("king-high")
+    u, v = mapper.spread.axes
+    step = mapper.spread.step_mm
+    origin = np.array(mapper.layout.zone("seat7.low").centre) - 1.5 * step * u
+    wager = [origin + k * step * u for k in range(3)]
+    payout = [origin + k * step * u - 9.5 * v for k in range(3, 7)]
+    stacks = sorted(mapper.group_stacks(np.array(wager + payout)), key=lambda st: min(st.members))
+    assert [st.members for st in stacks] == [(0, 1, 2), (3, 4, 5, 6)]
+    assert stacks[0].zone == "seat7.low"
+
+
 def test_a_short_wager_with_a_full_payout_row_a_pitch_beyond_is_two_stacks():
     # King High, held-out video: a $15 suit wager (a row of three) and its $45 payout (a row of five) laid
     # one row pitch further along the perpendicular axis, centred alike; chained as one stack of eight,
