@@ -40,6 +40,9 @@ CHIP_KINDS = ("bet", "paid", "tray")
 # Neighbours in one row lie on one line: across it they differ by under 2 mm in 99 % of held-out frames and
 # never by 8 mm; neighbours 7 mm or more apart across are a payout laid a little off its wager's line.
 SIDESTEP_MM = 7.0
+# A stack's next row lies one row pitch on, give or take 2.1 mm at most on held-out frames; a payout laid
+# overlapping its King High wager (two rows of four, centred alike) lies 6.3 mm or more off the pitch.
+ROW_PITCH_TOL_MM = 4.0
 
 
 @dataclass(frozen=True)
@@ -259,10 +262,10 @@ class ZoneMapper:
                     if used[j]:
                         continue
                     dv = vj - v_last - sp.row_pitch_mm
-                    if dv > 0.3 * sp.row_pitch_mm:
+                    if dv > ROW_PITCH_TOL_MM:
                         break
                     du = abs(uj - np.median(us))
-                    if abs(dv) <= 0.3 * sp.row_pitch_mm and du <= 0.75 * sp.step_mm and du + abs(dv) < best_err:
+                    if abs(dv) <= ROW_PITCH_TOL_MM and du <= 0.75 * sp.step_mm and du + abs(dv) < best_err:
                         best, best_err = j, du + abs(dv)
                 if best is None:
                     break

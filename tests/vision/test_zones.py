@@ -91,6 +91,24 @@ def test_a_short_wager_with_a_full_payout_row_a_pitch_beyond_is_two_stacks():
                                                         ((3, 4, 5, 6, 7), "seat1.suit_c.paid")]
 
 
+def test_a_payout_overlapping_its_wager_a_little_over_a_pitch_across_is_two_stacks():
+    # King High, held-out video: a $250 wager and its $250 payout, two rows of four centred within
+    # 10 mm of each other and 50 mm apart across (a pitch is 41 mm); chained as one stack, both went to
+    # the wager's spot and no payout was seen. A stack's rows lie a pitch apart within ~2 mm.
+    mapper, _ = _mapper("king-high")
+    u, v = mapper.spread.axes
+    pitch = mapper.spread.row_pitch_mm
+    wager = ChipStack([100, 100, 25, 25], *mapper.layout.zone("seat1.low").centre)
+    base = np.array(chip_positions(wager))
+    payout = base + (pitch + 9.4) * v - 9.7 * u
+    stacks = sorted(mapper.group_stacks(np.vstack([base, payout])), key=lambda st: min(st.members))
+    assert [st.members for st in stacks] == [(0, 1, 2, 3), (4, 5, 6, 7)]
+    # A real two-row stack, its second row read 2 mm off the pitch, stays one stack.
+    nine = np.array(chip_positions(ChipStack([100] * 9, *mapper.layout.zone("seat1.low").centre)))
+    nine[5:] += 2.0 * v
+    assert len(mapper.group_stacks(nine)) == 1
+
+
 def test_a_stack_with_chips_inside_another_betting_spot_is_not_regular():
     # King High, held-out video: the Pokerpot's three $100 and the Seven's $25 and $5 lie in one line; a
     # box between them joined the two into one row, read as one stack in the Pokerpot and none in the Seven.
