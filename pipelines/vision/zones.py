@@ -9,7 +9,8 @@ nearest one within `card_reach_mm`.
 Chips go to bet, paid and tray zones by *stack*, never chip by chip: stacks are drawn spread (each chip
 `ChipSpread.step_mm` from the next along a fixed direction, rows of `per_row`, rows `row_pitch_mm` apart),
 so a stack spills over neighbouring betting circles. Chips are grouped into rows (same perpendicular
-offset, consecutive steps), rows into stacks (same centre along the spread, one pitch apart), and each
+offset, consecutive steps, never a chip worth more than the one before it: stacks are coloured up, largest
+at the bottom), rows into stacks (same centre along the spread, one pitch apart), and each
 stack goes to the zone containing its centre (else the nearest within `stack_reach_mm`). A chip read below
 the detector's confidence makes its zone uncertain, unless the row vouches for it (inside the row between
 two sure chips of its kind); a lone unsure box off the rows of its spot's sure chips is no chip at all.
@@ -188,12 +189,14 @@ class ZoneMapper:
                 out.append(self._chip_zones[j].name if dist[i, j] <= self.stack_reach_mm else None)
         return out
 
-    def group_stacks(self, chips_mm: np.ndarray) -> list[ChipStackObs]:
-        """Group chip centres (mm) into spread stacks and assign each stack a zone."""
+    def group_stacks(self, chips_mm: np.ndarray, values: np.ndarray | None = None) -> list[ChipStackObs]:
+        """Group chip centres (mm) into spread stacks and assign each stack a zone. With the chips' `values`,
+        a row never holds a chip worth more than the one before it (stacks are coloured up, largest at the
+        bottom, and spread bottom first)."""
         pts = np.asarray(chips_mm, np.float64).reshape(-1, 2)
         if not len(pts):
             return []
-        rows = self._rows(pts)
+        rows = self._rows(pts, np.zeros(len(pts)) if values is None else np.asarray(values, np.float64))
         stacks = self._chain_rows(pts, rows)
         centres = np.array([c for _, c in stacks])
         zones = self.stack_zone(centres)
@@ -221,7 +224,7 @@ class ZoneMapper:
                 off[hit] = np.linalg.norm(pts[hit] - g.polygon.mean(axis=0), axis=1)
         return out, off
 
-    def _rows(self, pts: np.ndarray) -> list[list[int]]:
+    def _rows(self, pts: np.ndarray, values: np.ndarray) -> list[list[int]]:
         """Chips on one line along the spread direction, each within ~one step of the next."""
         sp = self.spread
         u_ax, v_ax = sp.axes
@@ -237,7 +240,7 @@ class ZoneMapper:
         rows: list[list[int]] = []
         for line in lines:
             line.sort(key=lambda i: u[i])
-            rows += _split_runs(line, u, v, sp.step_mm, sp.per_row)
+            rows += _split_runs(line, u, v, values, sp.step_mm, sp.per_row)
         return rows
 
     def _chain_rows(self, pts: np.ndarray, rows: list[list[int]]) -> list[tuple[list[int], np.ndarray]]:
@@ -313,7 +316,7 @@ class ZoneMapper:
                 obs[z].cards.append(c)
 
         chip_idx = np.flatnonzero(chip_vals > 0)
-        stacks = self.group_stacks(centres[chip_idx])
+        stacks = self.group_stacks(centres[chip_idx], chip_vals[chip_idx])
         off_row = self._off_row_ghosts(stacks, centres[chip_idx], uncertain[chip_idx])
         for k, st in enumerate(stacks):
             if st.zone is None or k in off_row:
@@ -465,14 +468,16 @@ def _may_follow(chain: list[list[int]], per_row: int) -> bool:
     return all(len(r) >= per_row - 1 for r in chain)
 
 
-def _split_runs(line: list[int], u: np.ndarray, v: np.ndarray, step: float, per_row: int) -> list[list[int]]:
+def _split_runs(line: list[int], u: np.ndarray, v: np.ndarray, values: np.ndarray, step: float,
+                per_row: int) -> list[list[int]]:
     """A line of chips (sorted along the spread) -> the rows of separate stacks in it: a run ends at a
     gap of 1.4 steps or more (within a row chips are one step apart, give or take the detector's few
     mm; at 1.5 two payouts laid side by side merged), or when it holds a full row."""
     rows: list[list[int]] = []
     run = [line[0]]
     for a, b in itertools.pairwise(line):
-        if u[b] - u[a] >= 1.4 * step or len(run) == per_row or abs(v[b] - v[a]) >= SIDESTEP_MM:
+        if (u[b] - u[a] >= 1.4 * step or len(run) == per_row or abs(v[b] - v[a]) >= SIDESTEP_MM
+                or values[b] > values[a]):
             rows.append(run)
             run = []
         run.append(b)

@@ -78,6 +78,24 @@ def test_a_payout_row_a_little_off_its_wagers_line_is_its_own_stack():
     assert stacks[0].zone == "seat7.low"
 
 
+def test_a_chip_worth_more_than_the_one_before_it_in_a_row_starts_another_stack():
+    # King High, held-out video: a $20 Suit wager (four $5, the last under the payout) and its $60 payout
+    # ($25, $25, $5, $5) continuing the row on the same line; read as one run, the payout's $25s went to
+    # the wager. Stacks are coloured up, largest at the bottom, and spread bottom first.
+    mapper, _ = _mapper("king-high")
+    u, _ = mapper.spread.axes
+    step = mapper.spread.step_mm
+    origin = np.array(mapper.layout.zone("seat6.suit_c").centre) - 1.5 * step * u
+    pts = np.array([origin + k * step * u for k in range(7)])
+    values = np.array([5, 5, 5, 25, 25, 5, 5])
+    stacks = sorted(mapper.group_stacks(pts, values), key=lambda st: min(st.members))
+    assert [st.members for st in stacks] == [(0, 1, 2), (3, 4, 5, 6)]
+    assert stacks[0].zone == "seat6.suit_c"
+    # Coloured up in order, the same seven chips are one run until the row is full.
+    stacks = sorted(mapper.group_stacks(pts, np.sort(values)[::-1]), key=lambda st: min(st.members))
+    assert stacks[0].members == (0, 1, 2, 3, 4)
+
+
 def test_a_short_wager_with_a_full_payout_row_a_pitch_beyond_is_two_stacks():
     # King High, held-out video: a $15 suit wager (a row of three) and its $45 payout (a row of five) laid
     # one row pitch further along the perpendicular axis, centred alike; chained as one stack of eight,
