@@ -62,6 +62,9 @@ class LiveRound:
     doubts: dict[str, str] = field(default_factory=dict)  # zone -> the note on its present, doubtful state
     # zone -> (its state before the doubtful one, what its cards were then): see RoundMachine._doubt_undone
     doubted_from: dict[str, tuple[ZoneState, tuple]] = field(default_factory=dict)
+    # zone -> notes on its earlier doubtful states, each replaced by another doubtful one before it was read
+    # confidently (see RoundMachine._withdraw_superseded)
+    superseded: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def slots(self) -> list[Slot]:
@@ -165,8 +168,13 @@ class RoundMachine:
                 live.chips[ch.zone].confirm()
             if ch.zone in live.cards:
                 live.cards[ch.zone].confirm(self.card_state(ref, ch.after))
+            self._withdraw_superseded(live, ch.zone, self.card_state(ref, ch.after))
             return
         doubt, doubted_from = live.doubts.pop(ch.zone, None), live.doubted_from.pop(ch.zone, None)
+        if ch.after.uncertain and doubt in live.notes:
+            live.superseded.setdefault(ch.zone, []).append(doubt)
+        elif not ch.after.uncertain:
+            live.superseded.pop(ch.zone, None)
         if ch.after.uncertain:
             live.doubts[ch.zone] = f"uncertain observation in {ch.zone} at frame {ch.frame}"
             live.note(live.doubts[ch.zone])
@@ -185,6 +193,18 @@ class RoundMachine:
                 live.cleared = ch.frame
         if doubt in live.notes and self._doubt_undone(live, ch, doubted_from):
             live.notes.remove(doubt)
+
+    @staticmethod
+    def _withdraw_superseded(live: LiveRound, zone: str, shown: ZoneState) -> None:
+        """A card area read confidently at last, every card dealt there matching what it now shows: the
+        doubts on its earlier readings (a card read as Qh, then Qd, while more cards arrived) are settled.
+        A chip zone's earlier doubts stay: what it read meanwhile stays in its stack's steps."""
+        earlier = live.superseded.pop(zone, [])
+        cards = live.cards.get(zone)
+        if cards is None or len(cards.present) != len(shown.cards):
+            return
+        if not any(s.uncertain for s in cards.present):
+            live.notes[:] = [n for n in live.notes if n not in earlier]
 
     @staticmethod
     def _cards_trace(live: LiveRound, zone: str) -> tuple:
