@@ -63,7 +63,7 @@ class LiveRound:
     # zone -> (its state before the doubtful one, what its cards were then): see RoundMachine._doubt_undone
     doubted_from: dict[str, tuple[ZoneState, tuple]] = field(default_factory=dict)
     # zone -> notes on its earlier doubtful states, each replaced by another doubtful one before it was read
-    # confidently (see RoundMachine._withdraw_superseded)
+    # confidently (see RoundMachine._withdraw_settled)
     superseded: dict[str, list[str]] = field(default_factory=dict)
 
     @property
@@ -168,14 +168,12 @@ class RoundMachine:
                 live.chips[ch.zone].confirm()
             if ch.zone in live.cards:
                 live.cards[ch.zone].confirm(self.card_state(ref, ch.after))
-            self._withdraw_superseded(live, ch.zone, self.card_state(ref, ch.after))
+            self._withdraw_settled(live, ch.zone, self.card_state(ref, ch.after), live.superseded.pop(ch.zone, []))
             return
         doubt, doubted_from = live.doubts.pop(ch.zone, None), live.doubted_from.pop(ch.zone, None)
-        if ch.after.uncertain and doubt in live.notes:
-            live.superseded.setdefault(ch.zone, []).append(doubt)
-        elif not ch.after.uncertain:
-            live.superseded.pop(ch.zone, None)
+        earlier = live.superseded.pop(ch.zone, []) + ([doubt] if doubt in live.notes else [])
         if ch.after.uncertain:
+            live.superseded[ch.zone] = earlier
             live.doubts[ch.zone] = f"uncertain observation in {ch.zone} at frame {ch.frame}"
             live.note(live.doubts[ch.zone])
             live.doubted_from[ch.zone] = (ch.before, self._cards_trace(live, ch.zone))
@@ -191,15 +189,18 @@ class RoundMachine:
                 live.cleared = None
             elif live.slots and live.cleared is None:
                 live.cleared = ch.frame
+            if not ch.after.uncertain:  # read confidently: the cards in view are sure
+                zone.confirm(state)
+                self._withdraw_settled(live, ch.zone, state, earlier)
         if doubt in live.notes and self._doubt_undone(live, ch, doubted_from):
             live.notes.remove(doubt)
 
     @staticmethod
-    def _withdraw_superseded(live: LiveRound, zone: str, shown: ZoneState) -> None:
-        """A card area read confidently at last, every card dealt there matching what it now shows: the
-        doubts on its earlier readings (a card read as Qh, then Qd, while more cards arrived) are settled.
-        A chip zone's earlier doubts stay: what it read meanwhile stays in its stack's steps."""
-        earlier = live.superseded.pop(zone, [])
+    def _withdraw_settled(live: LiveRound, zone: str, shown: ZoneState, earlier: list[str]) -> None:
+        """A card area read confidently, every card dealt there in view and sure: the doubts on its earlier
+        readings are settled (a card read as Qh, then Qd, while more cards arrived; a card under the
+        dealer's hand read as an unreadable face, then read again as the next card lands). A chip zone's
+        earlier doubts stay: what it read meanwhile stays in its stack's steps."""
         cards = live.cards.get(zone)
         if cards is None or len(cards.present) != len(shown.cards):
             return
