@@ -472,7 +472,9 @@ def _split_runs(line: list[int], u: np.ndarray, v: np.ndarray, values: np.ndarra
                 per_row: int) -> list[list[int]]:
     """A line of chips (sorted along the spread) -> the rows of separate stacks in it: a run ends at a
     gap of 1.4 steps or more (within a row chips are one step apart, give or take the detector's few
-    mm; at 1.5 two payouts laid side by side merged), or when it holds a full row."""
+    mm; at 1.5 two payouts laid side by side merged), when it holds a full row, at a step of
+    `SIDESTEP_MM` across, or before a chip worth more than the one before it (a payout continuing its
+    wager's row)."""
     rows: list[list[int]] = []
     run = [line[0]]
     for a, b in itertools.pairwise(line):
