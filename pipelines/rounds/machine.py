@@ -59,12 +59,7 @@ class LiveRound:
     cleared: int | None = None  # first frame with no card left on the layout
     notes: list[str] = field(default_factory=list)
     first_is_card: bool = False
-    doubts: dict[str, str] = field(default_factory=dict)  # zone -> the note on its present, doubtful state
-    # zone -> (its state before the doubtful one, what its cards were then): see RoundMachine._doubt_undone
-    doubted_from: dict[str, tuple[ZoneState, tuple]] = field(default_factory=dict)
-    # zone -> notes on its earlier doubtful states, each replaced by another doubtful one before it was read
-    # confidently (see RoundMachine._withdraw_settled)
-    superseded: dict[str, list[str]] = field(default_factory=dict)
+    doubts: dict[str, ZoneDoubt] = field(default_factory=dict)  # zone -> the doubt on its present state
 
     @property
     def slots(self) -> list[Slot]:
@@ -73,6 +68,18 @@ class LiveRound:
     def note(self, text: str) -> None:
         if text not in self.notes:
             self.notes.append(text)
+
+
+@dataclass
+class ZoneDoubt:
+    """A zone's present state was confirmed with doubt."""
+
+    note: str  # the round's note on it
+    before: ZoneState  # the state before it, and what the zone's cards were then (RoundMachine._doubt_undone)
+    trace: tuple
+    # notes on earlier doubtful states of the zone, each replaced by the next doubtful one before it was read
+    # confidently (RoundMachine._cards_sure)
+    earlier: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -160,23 +167,21 @@ class RoundMachine:
         ref = parse_zone(ch.zone)
         live.last = max(live.last, ch.frame)
         live.states[ch.zone] = ch.after
+        doubt = live.doubts.pop(ch.zone, None)
         if _confirmed(ch):  # same contents, now read confidently: the doubt about them is gone
-            doubt = live.doubts.pop(ch.zone, None)
-            if doubt in live.notes:
-                live.notes.remove(doubt)
+            if doubt is not None and doubt.note in live.notes:
+                live.notes.remove(doubt.note)
             if ch.zone in live.chips:
                 live.chips[ch.zone].confirm()
-            if ch.zone in live.cards:
-                live.cards[ch.zone].confirm(self.card_state(ref, ch.after))
-            self._withdraw_settled(live, ch.zone, self.card_state(ref, ch.after), live.superseded.pop(ch.zone, []))
+            self._cards_sure(live, ch.zone, self.card_state(ref, ch.after), doubt.earlier if doubt else [])
             return
-        doubt, doubted_from = live.doubts.pop(ch.zone, None), live.doubted_from.pop(ch.zone, None)
-        earlier = live.superseded.pop(ch.zone, []) + ([doubt] if doubt in live.notes else [])
+        earlier = list(doubt.earlier) if doubt is not None else []
+        if doubt is not None and doubt.note in live.notes:
+            earlier.append(doubt.note)
         if ch.after.uncertain:
-            live.superseded[ch.zone] = earlier
-            live.doubts[ch.zone] = f"uncertain observation in {ch.zone} at frame {ch.frame}"
-            live.note(live.doubts[ch.zone])
-            live.doubted_from[ch.zone] = (ch.before, self._cards_trace(live, ch.zone))
+            note = f"uncertain observation in {ch.zone} at frame {ch.frame}"
+            live.note(note)
+            live.doubts[ch.zone] = ZoneDoubt(note, ch.before, self._cards_trace(live, ch.zone), earlier)
         if ref.area in ("bet", "paid"):
             live.chips.setdefault(ch.zone, ChipZone(ch.zone)).update(ch.frame, ch.after.chip_total,
                                                                      ch.after.uncertain)
@@ -189,37 +194,36 @@ class RoundMachine:
                 live.cleared = None
             elif live.slots and live.cleared is None:
                 live.cleared = ch.frame
-            if not ch.after.uncertain:  # read confidently: the cards in view are sure
-                zone.confirm(state)
-                self._withdraw_settled(live, ch.zone, state, earlier)
-        if doubt in live.notes and self._doubt_undone(live, ch, doubted_from):
-            live.notes.remove(doubt)
+            if not ch.after.uncertain:
+                self._cards_sure(live, ch.zone, state, earlier)
+        if doubt is not None and doubt.note in live.notes and self._doubt_undone(live, ch, doubt):
+            live.notes.remove(doubt.note)
 
     @staticmethod
-    def _withdraw_settled(live: LiveRound, zone: str, shown: ZoneState, earlier: list[str]) -> None:
-        """A card area read confidently, every card dealt there in view and sure: the doubts on its earlier
-        readings are settled (a card read as Qh, then Qd, while more cards arrived; a card under the
-        dealer's hand read as an unreadable face, then read again as the next card lands). A chip zone's
-        earlier doubts stay: what it read meanwhile stays in its stack's steps."""
+    def _cards_sure(live: LiveRound, zone: str, shown: ZoneState, earlier: list[str]) -> None:
+        """A card area read confidently: the cards in view are sure. With every card dealt there in view and
+        sure, the doubts on its earlier readings are settled too (a card read as Qh, then Qd, while more cards
+        arrived; a card under the dealer's hand read as an unreadable face, then read again as the next card
+        lands). A chip zone's earlier doubts stay: what it read meanwhile stays in its stack's steps."""
         cards = live.cards.get(zone)
-        if cards is None or len(cards.present) != len(shown.cards):
+        if cards is None:
             return
-        if not any(s.uncertain for s in cards.present):
+        cards.confirm(shown)
+        if len(cards.present) == len(shown.cards) and not any(s.uncertain for s in cards.present):
             live.notes[:] = [n for n in live.notes if n not in earlier]
 
     @staticmethod
     def _cards_trace(live: LiveRound, zone: str) -> tuple:
         return tuple((s.card, s.face_up, s.exposed_frame) for s in live.cards[zone].slots) if zone in live.cards else ()
 
-    def _doubt_undone(self, live: LiveRound, ch: ZoneChange, doubted_from: tuple[ZoneState, tuple] | None) -> bool:
+    def _doubt_undone(self, live: LiveRound, ch: ZoneChange, doubt: ZoneDoubt) -> bool:
         """A zone read with doubt and then confidently as it was before, with no card dealt or turned in
         between: the doubtful spell changed nothing (a hand over the dealer's face-down card read as an
         unreadable face). What a chip zone read meanwhile stays in its stack's steps, and doubts there
         (`_doubt_stacks_read_unsure`)."""
-        if doubted_from is None or ch.after.uncertain:
+        if ch.after.uncertain:
             return False
-        before, trace = doubted_from
-        return ch.after == before and self._cards_trace(live, ch.zone) == trace
+        return ch.after == doubt.before and self._cards_trace(live, ch.zone) == doubt.trace
 
     # ------------------------------------------------------------------------------- game hooks
 
