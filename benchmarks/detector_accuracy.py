@@ -176,9 +176,11 @@ def main() -> None:
                     help="NMS IoU among chips of any denomination")
     ap.add_argument("--card-iou", type=float, default=DetectorConfig().card_iou,
                     help="NMS IoU among card faces and backs")
+    ap.add_argument("--no-verifier", action="store_true", help="the detector's chips without the chip verifier")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    det = Detector(DetectorConfig(conf=args.conf, chip_iou=args.chip_iou, card_iou=args.card_iou))
+    verifier = {"verifier_path": None} if args.no_verifier else {}
+    det = Detector(DetectorConfig(conf=args.conf, chip_iou=args.chip_iou, card_iou=args.card_iou, **verifier))
     tallies = {"dealt": Tally(), "scattered": Tally()}
     maps = {"dealt": MeanAveragePrecision(), "scattered": MeanAveragePrecision()}
     total = args.frames_per_game * len(GAME_IDS) + args.scattered

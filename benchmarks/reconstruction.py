@@ -10,7 +10,9 @@ settlement agree), wrong, or incomplete (the machine said it was unsure). See pi
   --cache DIR      (video) keep each game's rendered session and every frame's detections under DIR and
                    reuse them: the first run costs what a plain one does, later runs (after a change to
                    zones, tracker or state machines) take about a minute. Frames are then analysed
-                   without motion gating, since the detections of every frame are at hand.
+                   without motion gating, since the detections of every frame are at hand. The cache
+                   holds the detector's own boxes; the chip verifier takes its second look at replay,
+                   so a new verifier needs no new cache (--no-verifier measures without it).
 
     python benchmarks/reconstruction.py --mode perfect --rounds 50 --json
     python benchmarks/reconstruction.py --mode video --rounds 8 --cache /tmp/recon-cache --json
@@ -49,12 +51,14 @@ def perfect(game: str, rounds: int, seed: int, fault_rate: float) -> tuple[list,
     return got, [r.round for r in scripted]
 
 
-def video(game: str, rounds: int, seed: int, fault_rate: float, cache: Path | None = None) -> tuple[list, list]:
+def video(game: str, rounds: int, seed: int, fault_rate: float, cache: Path | None = None,
+          verifier: bool = True) -> tuple[list, list]:
     from pipelines.rounds.run import rounds_from_changes, spec_from, vision_changes
     from pipelines.sim.session import simulate_session
 
     if cache is not None:
-        return cached_video(cache / f"{game}_r{rounds}_s{seed}_f{fault_rate}", game, rounds, seed, fault_rate)
+        return cached_video(cache / f"{game}_r{rounds}_s{seed}_f{fault_rate}", game, rounds, seed, fault_rate,
+                            verifier)
     with tempfile.TemporaryDirectory() as tmp:
         truth = simulate_session(game, rounds, seed, tmp, fault_rate, progress=False)
         spec = spec_from(tmp)
@@ -64,16 +68,20 @@ def video(game: str, rounds: int, seed: int, fault_rate: float, cache: Path | No
 
 
 class _Replay:
-    """A detector that hands back stored detections, one per frame, in order."""
+    """A detector that hands back stored detections, one per frame, in order, each through the chip
+    verifier of `detector` (as the live detector does) when one is given."""
 
-    def __init__(self, detections: list) -> None:
+    def __init__(self, detections: list, detector=None) -> None:
         self._it = iter(detections)
+        self._detector = detector
 
     def detect(self, frame: np.ndarray):
-        return next(self._it)
+        det = next(self._it)
+        return self._detector.verify_chips(frame, det) if self._detector is not None else det
 
 
-def cached_video(folder: Path, game: str, rounds: int, seed: int, fault_rate: float) -> tuple[list, list]:
+def cached_video(folder: Path, game: str, rounds: int, seed: int, fault_rate: float,
+                 verifier: bool = True) -> tuple[list, list]:
     import pickle
 
     from tqdm import tqdm
@@ -82,13 +90,13 @@ def cached_video(folder: Path, game: str, rounds: int, seed: int, fault_rate: fl
     from pipelines.sim.session import TRUTH_NAME, simulate_session
     from pipelines.sim.truth import GroundTruth
     from pipelines.vision.capture import FrameSource
-    from pipelines.vision.detect import Detector
+    from pipelines.vision.detect import Detector, DetectorConfig
     from pipelines.vision.pipeline import VisionPipeline
 
     dets_path = folder / "detections.pkl"  # written by this script only: a local cache, never shared input
     if not dets_path.exists():
         truth = simulate_session(game, rounds, seed, folder, fault_rate, progress=False)
-        det = Detector()
+        det = Detector(DetectorConfig(verifier_path=None))  # the detector's own boxes: see --cache
         frames = FrameSource(str(folder / truth.video), fps=truth.fps)
         dets = [det.detect(f.image) for f in tqdm(frames, total=truth.frame_count, desc=f"{game} detect")]
         tmp = dets_path.with_suffix(".tmp")
@@ -97,7 +105,8 @@ def cached_video(folder: Path, game: str, rounds: int, seed: int, fault_rate: fl
     truth = GroundTruth.load(folder / TRUTH_NAME)
     spec = spec_from(folder)
     dets = pickle.loads(dets_path.read_bytes())
-    pipe = VisionPipeline((spec.layout, spec.homography), _Replay(dets), motion_gating=False,
+    replay = _Replay(dets, Detector() if verifier else None)
+    pipe = VisionPipeline((spec.layout, spec.homography), replay, motion_gating=False,
                           reference=spec.reference)
     got = rounds_from_changes(spec, pipe.run(FrameSource(str(spec.video), fps=spec.fps)))
     return got, truth.rounds
@@ -112,6 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--faults", type=float, default=0.2, help="per-round rate of each fault type")
     ap.add_argument("--show", type=int, default=3, help="print up to N non-exact rounds per game with why")
     ap.add_argument("--cache", type=Path, default=None, help="video mode: reuse rendered sessions and detections")
+    ap.add_argument("--no-verifier", action="store_true", help="video mode with --cache: without the chip verifier")
     ap.add_argument("--json", action="store_true", help="end with one JSON object line")
     args = ap.parse_args(argv)
     run = perfect if args.mode == "perfect" else video
@@ -120,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.perf_counter()
         # Each game's seed follows from its place in GAME_IDS, so --games X reproduces the full run's X.
         i = GAME_IDS.index(game) if game in GAME_IDS else len(GAME_IDS)
-        extra = {"cache": args.cache} if args.mode == "video" and args.cache else {}
+        extra = {"cache": args.cache, "verifier": not args.no_verifier} if args.mode == "video" and args.cache else {}
         got, truth = run(game, args.rounds, args.seed + i, args.faults, **extra)
         verdicts = compare_rounds(got, truth)
         per_game[game] = tally(verdicts)

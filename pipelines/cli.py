@@ -11,6 +11,7 @@ COMMANDS = [
     ("pipelines.games.odds_cli", "odds"),
     ("pipelines.sim.cli", "simulate"),
     ("pipelines.vision.cli", "train_detector"),
+    ("pipelines.vision.cli", "train_chip_verifier"),
     ("pipelines.vision.cli", "calibrate"),
     ("pipelines.rounds.cli", "watch"),
     ("pipelines.rounds.cli", "run"),

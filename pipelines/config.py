@@ -57,6 +57,10 @@ class VisionConfig(BaseModel):
     conf: float = Field(0.25, ge=0, le=1)
     uncertain_below: float = Field(0.6, ge=0, le=1)
     card_conf: float = Field(0.5, ge=0, le=1)
+    chip_verifier: bool = Field(True, description="a second look at unsure chip boxes (models/chip_verifier.onnx)")
+    verify_below: float = Field(0.9, ge=0, le=1, description="chip boxes below this confidence are verified")
+    verifier_accept: float = Field(0.97, gt=0, le=1, description="the verifier's answer counts from this "
+                                   "confidence; below it the box stays as the detector gave it")
     stable_frames: int = Field(3, ge=1, description="frames a zone's contents must hold before they count")
     every_nth_frame: int = Field(1, ge=1)
     motion_gating: bool = True

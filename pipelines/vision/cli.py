@@ -1,4 +1,4 @@
-"""`tablewatch train-detector` and `tablewatch calibrate`."""
+"""`tablewatch train-detector`, `tablewatch train-chip-verifier` and `tablewatch calibrate`."""
 
 from __future__ import annotations
 
@@ -32,6 +32,41 @@ def train_detector(data: Path, images: int, seed: int, epochs: int, imgsz: int, 
     report = train(data, epochs=epochs, imgsz=imgsz, cls_epochs=cls_epochs, device=device, batch=batch,
                    workers=workers, out_dir=out_dir or MODELS_DIR)
     click.echo(json.dumps(report))
+
+
+@click.command("train-chip-verifier")
+@click.option("--data", "data", type=click.Path(path_type=Path), required=True,
+              help="crops folder (one .npz per simulated session); sessions missing from it are built first")
+@click.option("--seeds", default="7201-7206", show_default=True,
+              help="simulator seeds, FIRST-LAST; the last seed's sessions are the validation set")
+@click.option("--rounds", default=4, show_default=True, help="rounds per simulated session")
+@click.option("--epochs", default=12, show_default=True)
+@click.option("--workers", default=2, show_default=True, help="sessions simulated at once")
+@click.option("--out", "out", type=click.Path(path_type=Path), default=None,
+              help="ONNX file to write; default: models/chip_verifier.onnx")
+def train_chip_verifier(data: Path, seeds: str, rounds: int, epochs: int, workers: int, out: Path | None) -> None:
+    """Train the chip verifier on crops around the detector's chip boxes in simulated video (needs `train`)."""
+    from pipelines.games.round import GAME_IDS
+
+    from .chip_verifier_data import build_verifier_set
+    from .chip_verifier_training import load_crops, train_verifier
+    from .paths import MODELS_DIR
+
+    try:
+        first, last = (int(v) for v in seeds.split("-"))
+    except ValueError as e:
+        raise click.BadParameter(f"expected FIRST-LAST, got {seeds!r}", param_hint="--seeds") from e
+    if last <= first:
+        raise click.BadParameter(f"needs at least two seeds (training and validation), got {seeds!r}",
+                                 param_hint="--seeds")
+    wanted = range(first, last + 1)
+    missing = tuple(s for s in wanted if not all((data / f"{g}_s{s}.npz").exists() for g in GAME_IDS))
+    if missing:
+        build_verifier_set(data, tuple(GAME_IDS), missing, rounds=rounds, workers=workers)
+    files = lambda ss: [data / f"{g}_s{s}.npz" for s in ss for g in GAME_IDS]  # noqa: E731
+    report = train_verifier(load_crops(files(wanted[:-1])), load_crops(files(wanted[-1:])), epochs,
+                            out or MODELS_DIR / "chip_verifier.onnx")
+    click.echo(json.dumps({k: v for k, v in report.items() if k != "history"}))
 
 
 @click.command("calibrate")

@@ -19,3 +19,25 @@ def card_crop(frame: np.ndarray, box: np.ndarray, size: int) -> np.ndarray:
     if crop.shape[1] > crop.shape[0]:
         crop = cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE)
     return cv2.resize(crop, (size, size), interpolation=cv2.INTER_AREA)
+
+
+# A chip crop takes in twice the chip's box: enough of its neighbours to tell a chip from the gap beside it
+# or the bare felt past a row's end, which is where the detector's unsure boxes lie.
+CHIP_CONTEXT = 2.0
+
+
+def chip_crops(frame: np.ndarray, boxes: np.ndarray, size: int) -> np.ndarray:
+    """(N, size, size, 3) verifier inputs: squares of `CHIP_CONTEXT` times each chip box, centred on it,
+    from the full-resolution frame (edge pixels repeated where the square leaves the frame)."""
+    boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
+    out = np.zeros((len(boxes), size, size, 3), np.uint8)
+    for k, (x1, y1, x2, y2) in enumerate(boxes):
+        half = CHIP_CONTEXT * min(x2 - x1, y2 - y1) / 2  # the short side: a box run on over a card is long
+        if half < 1:
+            continue
+        cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+        # An affine warp samples sub-pixel exactly and pads at the frame's edge in one call.
+        scale = size / (2 * half)
+        M = np.array([[scale, 0, size / 2 - scale * cx], [0, scale, size / 2 - scale * cy]])
+        out[k] = cv2.warpAffine(frame, M, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return out

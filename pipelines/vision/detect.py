@@ -31,6 +31,9 @@ class ModelError(RuntimeError):
 class DetectorConfig:
     detector_path: Path = MODELS_DIR / "detector.onnx"
     classifier_path: Path = MODELS_DIR / "card_classifier.onnx"
+    verifier_path: Path | None = MODELS_DIR / "chip_verifier.onnx"  # None: the detector's chips as they come
+    verify_below: float = 0.9  # chip boxes below this go to the verifier (precision is 0.99+ only above 0.8)
+    verifier_accept: float = 0.97  # the verifier's answer counts at or above this (chosen on held-out crops)
     imgsz: tuple[int, int] = (544, 960)  # (height, width): a 16:9 letterbox wastes no pixels on padding
     conf: float = 0.25  # below this a detection is dropped (chosen on held-out frames: benchmarks/detector_accuracy.py)
     uncertain_below: float = 0.6  # kept but marked uncertain (a round it touches goes to review)
@@ -143,6 +146,13 @@ class Detector:
         self.config = config or DetectorConfig()
         self._det = _session(self.config.detector_path, self.config.threads)
         self._cls = _session(self.config.classifier_path, self.config.threads)
+        self._verifier = None
+        if self.config.verifier_path is not None:
+            from .chip_verifier import load_verifier
+
+            path = self.config.verifier_path
+            self._verifier = load_verifier(path, _session(path, self.config.threads), self.config.verify_below,
+                                           self.config.verifier_accept)
         # Class order comes from each model's own metadata: ultralytics sorts ImageFolder class names
         # ("Ac" before "Tc"), so the classifier's order is not cards.DECK's.
         self.det_names = _model_names(self._det, self.config.detector_path, DET_CLASSES)
@@ -169,7 +179,18 @@ class Detector:
             raw = self._det.run(None, {self._det_input: _to_tensor([img])})[0][0]
             boxes, scores, cls = decode_yolo(raw, c.conf, c.iou, self._groups)
             boxes = (boxes - np.array([px, py, px, py], np.float32)) / scale
-            out.append(self._identify(frame, boxes, scores, cls))
+            out.append(self.verify_chips(frame, self._identify(frame, boxes, scores, cls)))
+        return out
+
+    def verify_chips(self, frame: np.ndarray, det: sv.Detections) -> sv.Detections:
+        """The chip verifier's second look at the unsure chip boxes of `det` (as this detector made them,
+        or stored from a run without the verifier); `det` unchanged when there is no verifier."""
+        if self._verifier is None:
+            return det
+        out = self._verifier(frame, det)
+        names = np.asarray(out.data["class_name"])
+        out.data["uncertain"] = (np.asarray(out.confidence) < self.config.uncertain_below) | (
+            (names == "card") & (np.asarray(out.data["card_confidence"]) < self.config.card_conf))
         return out
 
     def _identify(self, frame: np.ndarray, boxes: np.ndarray, scores: np.ndarray,

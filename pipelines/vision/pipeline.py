@@ -128,4 +128,6 @@ def _detector_for(config: TableConfig | None) -> DetectsFrames:
     if config is None:
         return Detector()
     vc = config.vision
-    return Detector(DetectorConfig(conf=vc.conf, uncertain_below=vc.uncertain_below, card_conf=vc.card_conf))
+    verifier = {} if vc.chip_verifier else {"verifier_path": None}
+    return Detector(DetectorConfig(conf=vc.conf, uncertain_below=vc.uncertain_below, card_conf=vc.card_conf,
+                                   verify_below=vc.verify_below, verifier_accept=vc.verifier_accept, **verifier))

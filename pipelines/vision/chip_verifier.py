@@ -1,0 +1,73 @@
+"""A second look at the chip boxes the detector is unsure of, from the full-resolution frame.
+
+The detector reads chips at 960x544; its unsure chip boxes (below `verify_below`) are real chips or
+phantoms about equally often (a box in the gap between a wager and its payout, or past a row's end), and
+neither geometry nor time tells them apart (benchmarks/RESULTS.md, seventh session). The verifier looks
+at each such box's crop at full resolution with its neighbours around it and answers `none` or a
+denomination. A confident `none` drops the box; a confident answer of the detector's own denomination
+makes the box sure (two readers agree); a different denomination, or anything less confident, leaves the
+box as the detector gave it (unsure, so its round goes to review).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import supervision as sv
+
+from .chip_boxes import ELONGATED
+from .chip_verifier_data import VERIFIER_CLASSES, VERIFIER_IMGSZ
+from .crops import chip_crops
+
+
+class ChipVerifier:
+    def __init__(self, session, names: tuple[str, ...], verify_below: float, accept: float) -> None:
+        self._session = session
+        self._input = session.get_inputs()[0].name
+        self.names = names
+        self.verify_below = verify_below
+        self.accept = accept
+
+    def probabilities(self, frame: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """(N, classes) verifier probabilities for chip boxes (N, 4 xyxy) in `frame`."""
+        if not len(boxes):
+            return np.zeros((0, len(self.names)), np.float32)
+        crops = chip_crops(frame, boxes, VERIFIER_IMGSZ)
+        x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), np.float32) / 255.0  # BGR, as trained
+        return self._session.run(None, {self._input: x})[0]
+
+    def __call__(self, frame: np.ndarray, det: sv.Detections) -> sv.Detections:
+        """`det` with its unsure chip boxes settled where the verifier is confident (see the module doc)."""
+        values = np.asarray(det.data["chip_value"])
+        conf = np.asarray(det.confidence, np.float32)
+        w = det.xyxy[:, 2] - det.xyxy[:, 0]
+        h = det.xyxy[:, 3] - det.xyxy[:, 1]
+        # A box run on over a card (chip_boxes.ELONGATED) is centred on the card, not the chip: its crop
+        # would show the card's middle, so the verifier says nothing about it.
+        square = np.maximum(w, h) <= ELONGATED * np.maximum(np.minimum(w, h), 1e-6)
+        todo = np.flatnonzero((values > 0) & (conf < self.verify_below) & square)
+        if not len(todo):
+            return det
+        probs = self.probabilities(frame, det.xyxy[todo])
+        best = probs.argmax(1)
+        p = probs[np.arange(len(todo)), best]
+        said = np.array([self.names[k] for k in best], dtype=object)
+        sure = p >= self.accept
+        # Where the two disagree on a denomination the box stays as it came: on held-out crops the verifier
+        # was right more often than not, but a relabelled box reads as sure, and a box between two chips
+        # taken for a chip turned an unsure round into a wrong one (held-out video).
+        agree = sure & (said == np.asarray(det.data["class_name"], dtype=object)[todo])
+        conf = conf.copy()
+        conf[todo[agree]] = np.maximum(conf[todo[agree]], p[agree])
+        keep = np.ones(len(det), bool)
+        keep[todo[sure & (said == "none")]] = False
+        out = sv.Detections(xyxy=det.xyxy, confidence=conf, class_id=det.class_id, data=dict(det.data))
+        return out[keep]
+
+
+def load_verifier(path: Path, session, verify_below: float, accept: float) -> ChipVerifier:
+    from .detect import _model_names
+
+    names = _model_names(session, path, VERIFIER_CLASSES)
+    return ChipVerifier(session, names, verify_below, accept)

@@ -1,0 +1,159 @@
+"""Training crops for the chip verifier, cut from simulated table video around the detector's own boxes.
+
+The verifier's job is the detector's unsure chip boxes, so its data is what the detector proposes on
+video (codec noise and all), labelled against the simulator's truth:
+- a box centred on a chip that shows (a renderer label) takes that chip's denomination;
+- a box whose centre is far from every chip on the table, hidden ones included, is `none` (a phantom:
+  the gap between a wager and its payout, the felt past a row's end, a card's pip);
+- anything between is left out, as neither answer would be honest.
+Jittered boxes on true chips, and boxes slid off them, add the same two kinds of example beyond what one
+detector happens to propose.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+from tqdm import tqdm
+
+from .classes import CHIP_VALUES
+from .crops import chip_crops
+
+VERIFIER_CLASSES: tuple[str, ...] = ("none", *(f"chip_{v}" for v in CHIP_VALUES))
+VERIFIER_IMGSZ = 40
+SURE_KEEP = 0.15  # share of confident (>= 0.9) detector boxes kept: plentiful and easy
+REAL_WITHIN = 0.15  # box centre within this many box sides of a shown chip's centre: that chip
+PHANTOM_BEYOND = 0.25  # farther than this from every chip's centre: no chip (a duplicate box half on one counts)
+
+
+def box_truth(boxes: np.ndarray, shown: np.ndarray, shown_values: np.ndarray,
+              every_chip: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per box (N, 4 xyxy): the distance to the nearest shown chip's centre and that chip's denomination,
+    and the distance to the nearest chip of all, both in box sides.
+
+    `shown` (M, 2) are centres of the chips the renderer labelled visible, `shown_values` their
+    denominations; `every_chip` (K, 2) the centres of all chips on the table, hidden ones included."""
+    boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
+    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+    side = np.maximum(np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]), 1e-6)
+    d_shown, j = _nearest(centres, shown)
+    values = np.asarray(shown_values, int)[j] if len(shown_values) else np.zeros(len(boxes), int)
+    return d_shown / side, values, _nearest(centres, every_chip)[0] / side
+
+
+def labels_from_truth(d_shown: np.ndarray, values: np.ndarray, d_all: np.ndarray,
+                      real_within: float = REAL_WITHIN, phantom_beyond: float = PHANTOM_BEYOND) -> np.ndarray:
+    """Verifier class index per box from `box_truth`, or -1 where the truth is ambiguous."""
+    out = np.full(len(d_shown), -1, int)
+    out[d_all > phantom_beyond] = 0
+    real = d_shown < real_within
+    out[real] = [1 + CHIP_VALUES.index(int(v)) for v in values[real]]
+    return out
+
+
+def label_boxes(boxes: np.ndarray, shown: np.ndarray, shown_values: np.ndarray,
+                every_chip: np.ndarray) -> np.ndarray:
+    """Verifier class index per box, or -1 where the truth is ambiguous (see `box_truth`)."""
+    return labels_from_truth(*box_truth(boxes, shown, shown_values, every_chip))
+
+
+def _nearest(points: np.ndarray, targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    targets = np.asarray(targets, np.float64).reshape(-1, 2)
+    if not len(targets):
+        return np.full(len(points), np.inf), np.zeros(len(points), int)
+    d = np.linalg.norm(points[:, None, :] - targets[None], axis=-1)
+    j = d.argmin(axis=1)
+    return d[np.arange(len(points)), j], j
+
+
+def _extra_boxes(shown_boxes: np.ndarray, rng: np.random.Generator, per_frame: int) -> np.ndarray:
+    """Jittered copies of some shown chips' boxes, and copies slid half to one chip across."""
+    if not len(shown_boxes):
+        return np.zeros((0, 4))
+    pick = shown_boxes[rng.choice(len(shown_boxes), min(per_frame, len(shown_boxes)), replace=False)]
+    side = (pick[:, 2:] - pick[:, :2]).mean(axis=1, keepdims=True)
+    jitter = pick + rng.normal(0, 0.06, (len(pick), 4)) * np.repeat(side, 4, axis=1)
+    angle = rng.uniform(0, 2 * np.pi, len(pick))
+    shift = rng.uniform(0.5, 1.0, len(pick))[:, None] * side * np.stack([np.cos(angle), np.sin(angle)], axis=1)
+    slid = pick + np.concatenate([shift, shift], axis=1)
+    return np.concatenate([jitter, slid])
+
+
+def session_crops(game: str, rounds: int, seed: int, fault_rate: float = 0.2, every: int = 2,
+                  extra_per_frame: int = 3) -> dict[str, np.ndarray]:
+    """Simulate one session, run the detector on every `every`th frame, and cut labelled crops."""
+    from pipelines.games.layout import layout_for
+    from pipelines.sim.camera import Camera
+    from pipelines.sim.render import chip_positions, render
+    from pipelines.sim.session import script_session, simulate_session
+
+    from .capture import FrameSource
+    from .detect import Detector, DetectorConfig
+
+    rng = np.random.default_rng([seed, 77])
+    layout = layout_for(game)
+    camera = Camera.overhead(layout, np.random.default_rng([seed, 1]))
+    scripted, _ = script_session(game, rounds, seed, fault_rate)
+    scenes = [s for r in scripted for s in r.scenes]
+    det = Detector(DetectorConfig(verifier_path=None))  # the detector's own proposals, unverified
+    parts: dict[str, list] = {k: [] for k in ("x", "y", "conf", "det_class", "source", "d_shown", "value", "d_all")}
+    with tempfile.TemporaryDirectory() as tmp:
+        truth = simulate_session(game, rounds, seed, tmp, fault_rate, progress=False)
+        for f in FrameSource(str(Path(tmp) / truth.video), fps=truth.fps):
+            if f.index % every:
+                continue
+            scene = scenes[f.index]
+            _, labels = render(layout, scene, camera, np.random.default_rng(0), effects=False)
+            chips = [lb for lb in labels if lb.cls.startswith("chip_")]
+            shown_boxes = np.array([[lb.x1, lb.y1, lb.x2, lb.y2] for lb in chips]).reshape(-1, 4)
+            shown_values = np.array([int(lb.cls[5:]) for lb in chips], int)
+            every_mm = [p for s in scene.chips for p in chip_positions(s)]
+            every_px = camera.project(np.array(every_mm).reshape(-1, 2)) if every_mm else np.zeros((0, 2))
+            d = det.detect(f.image)
+            is_chip = np.asarray(d.data["chip_value"]) > 0
+            conf = np.asarray(d.confidence)[is_chip]
+            keep = (conf < 0.9) | (rng.random(len(conf)) < SURE_KEEP)
+            det_boxes = np.asarray(d.xyxy)[is_chip][keep]
+            extra = _extra_boxes(shown_boxes, rng, extra_per_frame)
+            boxes = np.concatenate([det_boxes, extra])
+            truth = box_truth(boxes, (shown_boxes[:, :2] + shown_boxes[:, 2:]) / 2, shown_values, every_px)
+            y = labels_from_truth(*truth)
+            # Ambiguous boxes are kept with their distances, so labels can be redrawn without a rebuild.
+            ok = (y >= 0) | (truth[0] < 0.5)
+            for key, part in zip(("d_shown", "value", "d_all"), truth, strict=True):
+                parts[key].append(part[ok])
+            parts["x"].append(chip_crops(f.image, boxes[ok], VERIFIER_IMGSZ))
+            parts["y"].append(y[ok])
+            parts["conf"].append(np.concatenate([conf[keep], np.ones(len(extra))])[ok])
+            det_cls = np.asarray(d.data["chip_value"])[is_chip][keep]
+            parts["det_class"].append(np.concatenate([det_cls, np.zeros(len(extra), int)])[ok])
+            parts["source"].append(np.concatenate([np.zeros(len(det_boxes), int), np.ones(len(extra), int)])[ok])
+    return {k: np.concatenate(v) if v else np.zeros(0) for k, v in parts.items()}
+
+
+def _job(args: tuple[str, int, int, float, int, Path]) -> dict:
+    game, rounds, seed, fault_rate, every, out = args
+    data = session_crops(game, rounds, seed, fault_rate, every)
+    path = out / f"{game}_s{seed}.npz"
+    np.savez_compressed(path, **data)
+    return {"file": path.name, "crops": len(data["y"]), "none": int((data["y"] == 0).sum())}
+
+
+def build_verifier_set(out: Path, games: tuple[str, ...], seeds: tuple[int, ...], rounds: int = 4,
+                       fault_rate: float = 0.2, every: int = 2, workers: int = 2, progress: bool = True) -> dict:
+    """One .npz of crops per (game, seed) session under `out`; returns counts (also in out/meta.json)."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    jobs = [(g, rounds, s, fault_rate, every, out) for s in seeds for g in games]
+    done = []
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for r in tqdm(pool.map(_job, jobs), total=len(jobs), desc="verifier sessions", disable=not progress):
+            done.append(r)
+    meta = {"games": list(games), "seeds": list(seeds), "rounds": rounds, "every": every, "sessions": done,
+            "crops": sum(r["crops"] for r in done), "none": sum(r["none"] for r in done)}
+    (out / "meta.json").write_text(json.dumps(meta, indent=2))
+    return meta

@@ -1,0 +1,104 @@
+"""The chip verifier: how its training crops are labelled and cut, and what it does to unsure chip boxes
+on a rendered frame through the committed weights."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import supervision as sv
+
+from pipelines.games.layout import layout_for
+from pipelines.sim.camera import Camera
+from pipelines.sim.render import render
+from pipelines.sim.scene import ChipStack, Scene
+from pipelines.vision.chip_verifier_data import label_boxes
+from pipelines.vision.crops import chip_crops
+from pipelines.vision.detect import Detector, DetectorConfig, ModelError
+
+
+def test_labels_a_box_on_a_shown_chip_with_its_value_and_a_box_on_bare_felt_as_none():
+    shown = np.array([[100.0, 100.0], [112.0, 100.0]])
+    every = np.array([[100.0, 100.0], [112.0, 100.0], [124.0, 100.0]])  # the third is under a hand
+    boxes = np.array([
+        [91, 91, 111, 111],  # on the first shown chip (20 px box, centre 1 px off)
+        [102, 90, 122, 110],  # on the second
+        [114, 90, 134, 110],  # on the hidden chip: no honest answer
+        [190, 90, 210, 110],  # bare felt
+        [94, 90, 114, 110],  # 4 px off a chip: neither answer
+        [96, 90, 116, 110],  # 6 px off (a duplicate box half on a chip): no chip is centred there
+    ], float)
+    got = label_boxes(boxes, shown, np.array([25, 5]), every)
+    assert got.tolist() == [3, 2, -1, 0, -1, 0]  # chip_25, chip_5, skipped, none, skipped, none
+
+
+def test_chip_crop_is_centred_on_the_box_and_twice_its_size():
+    frame = np.zeros((200, 300, 3), np.uint8)
+    frame[90:110, 140:160] = 255  # a 20 px white square: the "chip"
+    crop = chip_crops(frame, np.array([[140, 90, 160, 110]]), 40)[0]
+    assert crop.shape == (40, 40, 3)
+    assert crop[20, 20].min() == 255 and crop[2, 2].max() == 0  # chip in the middle, its surroundings around
+    assert 0.2 < (crop[..., 0] > 127).mean() < 0.3  # the chip fills a quarter of the crop
+    edge = chip_crops(frame, np.array([[-5, -5, 15, 15]]), 40)[0]  # leaves the frame: padded, not failing
+    assert edge.shape == (40, 40, 3)
+
+
+def test_a_missing_verifier_file_is_named_in_the_error(tmp_path: Path):
+    with pytest.raises(ModelError, match=r"chip_verifier_missing\.onnx"):
+        Detector(DetectorConfig(verifier_path=tmp_path / "chip_verifier_missing.onnx"))
+
+
+def _frame_with_a_row_of_chips():
+    layout = layout_for("king-high")
+    rng = np.random.default_rng([4242, 1])
+    camera = Camera.overhead(layout, rng)
+    x, y = next(z for z in layout.zones if z.kind == "bet").centre
+    frame, labels = render(layout, Scene(chips=[ChipStack([25, 5, 5, 1], x, y)]), camera, rng)
+    return frame, [lb for lb in labels if lb.cls.startswith("chip_")]
+
+
+def test_verifier_drops_a_phantom_past_the_rows_end_and_confirms_the_real_chips():
+    frame, chips = _frame_with_a_row_of_chips()
+    assert len(chips) == 4
+    boxes = np.array([lb[1:] for lb in chips], np.float32)
+    # A phantom: a chip-sized box two chips past the end of the row, where there is only felt.
+    order = np.argsort(boxes[:, 0])
+    step = boxes[order[-1]] - boxes[order[-2]]
+    phantom = boxes[order[-1]] + 2 * np.array([step[0], step[1], step[0], step[1]])
+    values = [int(lb.cls[5:]) for lb in chips] + [1]
+    n = len(values)
+    det = sv.Detections(
+        xyxy=np.vstack([boxes, phantom]), confidence=np.full(n, 0.5, np.float32), class_id=np.zeros(n, int),
+        data={"class_name": np.array([f"chip_{v}" for v in values], object), "card": np.full(n, "", object),
+              "card_confidence": np.zeros(n, np.float32), "chip_value": np.array(values, np.int32),
+              "uncertain": np.ones(n, bool)})
+    out = Detector().verify_chips(frame, det)
+    kept = {tuple(np.round(b, 1)) for b in out.xyxy}
+    assert tuple(np.round(phantom, 1)) not in kept
+    assert len(out) == 4
+    assert sorted(out.data["chip_value"].tolist()) == sorted(values[:4])
+    assert (~out.data["uncertain"]).sum() >= 3  # the real chips are read as sure now (most of them, at least)
+
+
+def test_without_a_verifier_unsure_boxes_are_left_as_they_came():
+    frame, chips = _frame_with_a_row_of_chips()
+    boxes = np.array([lb[1:] for lb in chips], np.float32)
+    n = len(boxes)
+    det = sv.Detections(xyxy=boxes, confidence=np.full(n, 0.5, np.float32), class_id=np.zeros(n, int),
+                        data={"class_name": np.array(["chip_1"] * n, object), "chip_value": np.ones(n, np.int32),
+                              "card_confidence": np.zeros(n, np.float32), "uncertain": np.ones(n, bool)})
+    out = Detector(DetectorConfig(verifier_path=None)).verify_chips(frame, det)
+    assert out is det
+
+
+def test_table_config_turns_the_verifier_off_and_sets_its_thresholds():
+    from pipelines.config import load_table_config
+    from pipelines.vision.pipeline import _detector_for
+
+    root = Path(__file__).resolve().parents[2]
+    cfg = load_table_config(root / "infra" / "tables" / "king-high.yaml")
+    on = _detector_for(cfg.model_copy(update={"vision": cfg.vision.model_copy(update={"verifier_accept": 0.99})}))
+    assert on._verifier is not None and on._verifier.accept == 0.99
+    off = _detector_for(cfg.model_copy(update={"vision": cfg.vision.model_copy(update={"chip_verifier": False})}))
+    assert off._verifier is None
