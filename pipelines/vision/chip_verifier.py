@@ -4,9 +4,13 @@ The detector reads chips at 960x544; its unsure chip boxes (below `verify_below`
 phantoms about equally often (a box in the gap between a wager and its payout, or past a row's end), and
 neither geometry nor time tells them apart (benchmarks/RESULTS.md, seventh session). The verifier looks
 at each such box's crop at full resolution with its neighbours around it and answers `none` or a
-denomination. A confident `none` drops the box; a confident answer of the detector's own denomination
-makes the box sure (two readers agree); a different denomination, or anything less confident, leaves the
-box as the detector gave it (unsure, so its round goes to review).
+denomination; a confident `none` drops the box, anything else leaves it as the detector gave it.
+
+It never makes a box sure. Letting a confident answer of the detector's own denomination do so turned
+unsure rounds exact but also wrong: 12 wrong of 160 on the four held-out video sets, against 1 without
+the verifier, nearly all a duplicate box half on a chip confirmed as a second chip (its training labels
+left boxes 0.25-0.5 of a chip off a chip out as ambiguous, so it never learnt them). Drops alone: no
+round wrong on those sets (benchmarks/RESULTS.md, eighth session).
 """
 
 from __future__ import annotations
@@ -53,17 +57,9 @@ class ChipVerifier:
         best = probs.argmax(1)
         p = probs[np.arange(len(todo)), best]
         said = np.array([self.names[k] for k in best], dtype=object)
-        sure = p >= self.accept
-        # Where the two disagree on a denomination the box stays as it came: on held-out crops the verifier
-        # was right more often than not, but a relabelled box reads as sure, and a box between two chips
-        # taken for a chip turned an unsure round into a wrong one (held-out video).
-        agree = sure & (said == np.asarray(det.data["class_name"], dtype=object)[todo])
-        conf = conf.copy()
-        conf[todo[agree]] = np.maximum(conf[todo[agree]], p[agree])
         keep = np.ones(len(det), bool)
-        keep[todo[sure & (said == "none")]] = False
-        out = sv.Detections(xyxy=det.xyxy, confidence=conf, class_id=det.class_id, data=dict(det.data))
-        return out[keep]
+        keep[todo[(p >= self.accept) & (said == "none")]] = False
+        return det[keep]
 
 
 def load_verifier(path: Path, session, verify_below: float, accept: float) -> ChipVerifier:

@@ -26,11 +26,10 @@ def test_labels_a_box_on_a_shown_chip_with_its_value_and_a_box_on_bare_felt_as_n
         [102, 90, 122, 110],  # on the second
         [114, 90, 134, 110],  # on the hidden chip: no honest answer
         [190, 90, 210, 110],  # bare felt
-        [94, 90, 114, 110],  # 4 px off a chip: neither answer
-        [96, 90, 116, 110],  # 6 px off (a duplicate box half on a chip): no chip is centred there
+        [96, 90, 116, 110],  # 6 px off a chip, half way to the next: neither answer
     ], float)
     got = label_boxes(boxes, shown, np.array([25, 5]), every)
-    assert got.tolist() == [3, 2, -1, 0, -1, 0]  # chip_25, chip_5, skipped, none, skipped, none
+    assert got.tolist() == [3, 2, -1, 0, -1]  # chip_25, chip_5, skipped, none, skipped
 
 
 def test_chip_crop_is_centred_on_the_box_and_twice_its_size():
@@ -58,7 +57,7 @@ def _frame_with_a_row_of_chips():
     return frame, [lb for lb in labels if lb.cls.startswith("chip_")]
 
 
-def test_verifier_drops_a_phantom_past_the_rows_end_and_confirms_the_real_chips():
+def test_verifier_drops_a_phantom_past_the_rows_end_and_keeps_the_real_chips():
     frame, chips = _frame_with_a_row_of_chips()
     assert len(chips) == 4
     boxes = np.array([lb[1:] for lb in chips], np.float32)
@@ -78,7 +77,7 @@ def test_verifier_drops_a_phantom_past_the_rows_end_and_confirms_the_real_chips(
     assert tuple(np.round(phantom, 1)) not in kept
     assert len(out) == 4
     assert sorted(out.data["chip_value"].tolist()) == sorted(values[:4])
-    assert (~out.data["uncertain"]).sum() >= 3  # the real chips are read as sure now (most of them, at least)
+    assert out.data["uncertain"].all()  # kept as the detector gave them: the verifier never makes a box sure
 
 
 def test_without_a_verifier_unsure_boxes_are_left_as_they_came():
