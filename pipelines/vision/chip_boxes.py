@@ -16,13 +16,20 @@ import numpy as np
 ELONGATED = 1.25
 
 
+def elongated(chips: np.ndarray) -> np.ndarray:
+    """Which chip boxes (N, 4 xyxy) are too long for one chip: run on over a card beneath."""
+    chips = np.asarray(chips, np.float64).reshape(-1, 4)
+    w, h = chips[:, 2] - chips[:, 0], chips[:, 3] - chips[:, 1]
+    return np.maximum(w, h) / np.maximum(np.minimum(w, h), 1e-6) > ELONGATED
+
+
 def chip_centres(chips: np.ndarray, cards: np.ndarray) -> np.ndarray:
     """Centres (N, 2) px of chip boxes `chips` (N, 4 xyxy), refitting elongated boxes against `cards` (M, 4)."""
     chips = np.asarray(chips, np.float64).reshape(-1, 4)
     centres = np.stack([(chips[:, 0] + chips[:, 2]) / 2, (chips[:, 1] + chips[:, 3]) / 2], axis=1)
     w, h = chips[:, 2] - chips[:, 0], chips[:, 3] - chips[:, 1]
-    long_, short = np.maximum(w, h), np.maximum(np.minimum(w, h), 1e-6)
-    odd = np.flatnonzero(long_ / short > ELONGATED)
+    short = np.maximum(np.minimum(w, h), 1e-6)
+    odd = np.flatnonzero(elongated(chips))
     if not len(odd):
         return centres
     square = ~np.isin(np.arange(len(chips)), odd)

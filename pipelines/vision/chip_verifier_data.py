@@ -26,8 +26,8 @@ from .crops import chip_crops
 VERIFIER_CLASSES: tuple[str, ...] = ("none", *(f"chip_{v}" for v in CHIP_VALUES))
 VERIFIER_IMGSZ = 40
 SURE_KEEP = 0.15  # share of confident (>= 0.9) detector boxes kept: plentiful and easy
-# The committed weights were trained with these. Tighter (0.15 / 0.25) would teach the verifier that a
-# duplicate box half on a chip holds none: the next training's first thing to try (RESULTS.md).
+# The committed weights were trained with these. Tighter (0.15 / 0.25, so that a duplicate box half on a
+# chip holds none) was tried: more rounds exact, but some wrong on a set used for no choice (RESULTS.md).
 REAL_WITHIN = 0.25  # box centre within this many box sides of a shown chip's centre: that chip
 PHANTOM_BEYOND = 0.5  # farther than this from every chip's centre: no chip
 
@@ -122,11 +122,11 @@ def session_crops(game: str, rounds: int, seed: int, fault_rate: float = 0.2, ev
             det_boxes = np.asarray(d.xyxy)[is_chip][keep]
             extra = _extra_boxes(shown_boxes, rng, extra_per_frame)
             boxes = np.concatenate([det_boxes, extra])
-            truth = box_truth(boxes, (shown_boxes[:, :2] + shown_boxes[:, 2:]) / 2, shown_values, every_px)
-            y = labels_from_truth(*truth)
+            dist = box_truth(boxes, (shown_boxes[:, :2] + shown_boxes[:, 2:]) / 2, shown_values, every_px)
+            y = labels_from_truth(*dist)
             # Ambiguous boxes are kept with their distances, so labels can be redrawn without a rebuild.
-            ok = (y >= 0) | (truth[0] < 0.5)
-            for key, part in zip(("d_shown", "value", "d_all"), truth, strict=True):
+            ok = (y >= 0) | (dist[0] < 0.5)
+            for key, part in zip(("d_shown", "value", "d_all"), dist, strict=True):
                 parts[key].append(part[ok])
             parts["x"].append(chip_crops(f.image, boxes[ok], VERIFIER_IMGSZ))
             parts["y"].append(y[ok])

@@ -184,14 +184,9 @@ class Detector:
 
     def verify_chips(self, frame: np.ndarray, det: sv.Detections) -> sv.Detections:
         """The chip verifier's second look at the unsure chip boxes of `det` (as this detector made them,
-        or stored from a run without the verifier); `det` unchanged when there is no verifier."""
-        if self._verifier is None:
-            return det
-        out = self._verifier(frame, det)
-        names = np.asarray(out.data["class_name"])
-        out.data["uncertain"] = (np.asarray(out.confidence) < self.config.uncertain_below) | (
-            (names == "card") & (np.asarray(out.data["card_confidence"]) < self.config.card_conf))
-        return out
+        or stored from a run without the verifier): the boxes it is sure hold no chip dropped, the rest
+        as they came; `det` unchanged when there is no verifier."""
+        return det if self._verifier is None else self._verifier(frame, det)
 
     def _identify(self, frame: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
                   cls: np.ndarray) -> sv.Detections:
