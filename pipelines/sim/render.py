@@ -311,6 +311,32 @@ def _finish(frame: np.ndarray, s: _Session, rng: np.random.Generator) -> np.ndar
     return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else frame
 
 
+def _labelled(objs: list[_Object], hidden: list[float], camera: Camera) -> list[tuple[Label, float]]:
+    """The label of every object that shows (at most `HIDDEN_LIMIT` covered, inside the frame), with the
+    share of it that is covered."""
+    w, h = camera.size
+    out = []
+    for o, frac in zip(objs, hidden, strict=True):
+        if frac > HIDDEN_LIMIT:
+            continue
+        outline = o.corners if o.kind == "card" else o.centre + _CIRCLE * (CHIP_D_MM / 2)
+        p = camera.project(outline)
+        lo, hi = p.min(axis=0), p.max(axis=0)
+        x1, y1 = max(0.0, float(lo[0])), max(0.0, float(lo[1]))
+        x2, y2 = min(float(w), float(hi[0])), min(float(h), float(hi[1]))
+        if x2 > x1 and y2 > y1:
+            out.append((Label(o.cls, round(x1, 1), round(y1, 1), round(x2, 1), round(y2, 1)), frac))
+    return out
+
+
+def covered_fractions(layout: Layout, scene: Scene, camera: Camera) -> list[float]:
+    """For each label `render` gives for this scene, in the same order, the share of the object that is
+    covered (by the dealer's hand or arm, objects drawn after it, or the frame's edge): what tells a clear
+    card from a hard one in the benchmarks."""
+    objs = _objects(scene)
+    return [frac for _, frac in _labelled(objs, _hidden(objs, scene, layout, camera), camera)]
+
+
 def render(
     layout: Layout, scene: Scene, camera: Camera, rng: np.random.Generator, effects: bool = True
 ) -> tuple[np.ndarray, list[Label]]:
@@ -322,19 +348,7 @@ def render(
         paste(frame, sprite_at(o.cls, s.sprite_scale), camera.project(o.corners), shadow=True)
     for oc in scene.occluders:
         _draw_occluder(frame, oc, layout, camera, s)
-    hidden = _hidden(objs, scene, layout, camera)
-    w, h = camera.size
-    labels = []
-    for o, frac in zip(objs, hidden, strict=True):
-        if frac > HIDDEN_LIMIT:
-            continue
-        outline = o.corners if o.kind == "card" else o.centre + _CIRCLE * (CHIP_D_MM / 2)
-        p = camera.project(outline)
-        lo, hi = p.min(axis=0), p.max(axis=0)
-        x1, y1 = max(0.0, float(lo[0])), max(0.0, float(lo[1]))
-        x2, y2 = min(float(w), float(hi[0])), min(float(h), float(hi[1]))
-        if x2 > x1 and y2 > y1:
-            labels.append(Label(o.cls, round(x1, 1), round(y1, 1), round(x2, 1), round(y2, 1)))
+    labels = [lb for lb, _ in _labelled(objs, _hidden(objs, scene, layout, camera), camera)]
     if effects:
         frame = _finish(frame, s, rng)
     return frame, labels

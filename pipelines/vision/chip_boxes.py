@@ -54,3 +54,20 @@ def _refit(box: np.ndarray, side: float, cards: np.ndarray) -> np.ndarray:
     card_centres = np.stack([(under[:, 0] + under[:, 2]) / 2, (under[:, 1] + under[:, 3]) / 2], axis=1)
     gap = np.linalg.norm(ends[:, None, :] - card_centres[None], axis=-1).min(axis=1)
     return ends[int(np.argmax(gap))]
+
+
+def share_under(boxes: np.ndarray, cover: np.ndarray) -> np.ndarray:
+    """For each box (N, 4 xyxy), the share of its area under the union of the `cover` boxes (M, 4), to the
+    pixel (chips of a spread stack overlap each other, so their areas do not add up)."""
+    boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
+    cover = np.asarray(cover, np.float64).reshape(-1, 4)
+    out = np.zeros(len(boxes))
+    for i, (x0, y0, x1, y1) in enumerate(np.round(boxes).astype(int)):
+        hit = cover[(cover[:, 0] < x1) & (cover[:, 2] > x0) & (cover[:, 1] < y1) & (cover[:, 3] > y0)]
+        if not len(hit) or x1 <= x0 or y1 <= y0:
+            continue
+        mask = np.zeros((y1 - y0, x1 - x0), bool)
+        for a, b, c, d in np.round(hit - [x0, y0, x0, y0]).astype(int):
+            mask[max(b, 0):max(d, 0), max(a, 0):max(c, 0)] = True
+        out[i] = mask.mean()
+    return out

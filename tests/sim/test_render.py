@@ -7,7 +7,7 @@ from pipelines.games.layout import layout_for
 from pipelines.games.round import GAME_IDS
 from pipelines.sim.camera import Camera
 from pipelines.sim.classes import CLASS_NAMES
-from pipelines.sim.render import chip_positions, render
+from pipelines.sim.render import chip_positions, covered_fractions, render
 from pipelines.sim.render_scenes import random_scene
 from pipelines.sim.scene import CHIP_D_MM, ChipStack, Occluder, PlacedCard, Scene
 
@@ -71,6 +71,22 @@ def test_occluded_objects_leave_the_labels():
     scene.occluders.append(Occluder(stack.x, stack.y, rx=80, ry=80))
     _, labels = render(layout, scene, camera, rng)
     assert [lab.cls for lab in labels] == ["back_blue"]
+
+
+def test_covered_fractions_follow_the_labels_and_what_lies_over_them():
+    layout = layout_for("high-tie")
+    rng = np.random.default_rng(4)
+    camera = Camera.overhead(layout, rng)
+    x, y = layout.zone("dealer.cards").centre
+    # The 9c under the edge of the dealer's hand; the Kd half under the Qs drawn after it; the 4d alone.
+    scene = Scene(cards=[PlacedCard("9c", x - 250, y), PlacedCard("4d", x, y), PlacedCard("Kd", x + 250, y),
+                         PlacedCard("Qs", x + 250 + 30, y)],
+                  occluders=[Occluder(x - 250 - 45, y, rx=50, ry=80)])
+    _, labels = render(layout, scene, camera, rng)
+    covered = dict(zip((lab.cls for lab in labels), covered_fractions(layout, scene, camera), strict=True))
+    assert set(covered) == {"9c", "4d", "Kd", "Qs"}
+    assert covered["4d"] == 0 and covered["Qs"] == 0
+    assert 0.1 < covered["9c"] <= 0.6 and 0.3 < covered["Kd"] <= 0.6
 
 
 def test_a_card_under_another_is_not_labelled():
