@@ -30,7 +30,7 @@ from pipelines.games.round import GAME_IDS
 from pipelines.sim.camera import Camera
 from pipelines.sim.random_scenes import random_scene
 from pipelines.sim.render import covered_fractions, render
-from pipelines.sim.session import script_session
+from pipelines.sim.session import sampled_scenes
 from pipelines.vision.classes import DET_CLASSES, det_class_of
 from pipelines.vision.detect import Detector, DetectorConfig
 
@@ -42,12 +42,11 @@ def held_out_frames(frames_per_game: int, scattered: int, seed: int):
     rng = np.random.default_rng(seed)
     for k, game in enumerate(GAME_IDS):
         layout = layout_for(game)
-        rounds, _ = script_session(game, rounds=6, seed=seed + k)
-        scenes = [s for r in rounds for s in r.scenes]
+        scenes = sampled_scenes(game, 6, seed + k, frames_per_game)
         cam = Camera.overhead(layout, rng=rng)
-        for i in np.linspace(0, len(scenes) - 1, frames_per_game).astype(int):
-            frame, labels = render(layout, scenes[i], cam, rng)
-            yield "dealt", frame, labels, covered_fractions(layout, scenes[i], cam)
+        for scene in scenes:
+            frame, labels = render(layout, scene, cam, rng)
+            yield "dealt", frame, labels, covered_fractions(layout, scene, cam)
     for i in range(scattered):
         layout = layout_for(GAME_IDS[i % len(GAME_IDS)])
         cam = Camera.overhead(layout, rng=rng)

@@ -30,7 +30,7 @@ from pipelines.sim.camera import Camera
 from pipelines.sim.random_scenes import random_scene
 from pipelines.sim.render import chip_positions, render
 from pipelines.sim.scene import DENOMINATIONS, ChipStack
-from pipelines.sim.session import script_session
+from pipelines.sim.session import sampled_scenes, script_session
 from pipelines.vision.capture import Frame
 from pipelines.vision.detect import Detector, DetectorConfig, _to_tensor, letterbox
 from pipelines.vision.paths import MODELS_DIR
@@ -54,13 +54,10 @@ def _dealt_frames(n: int, seed: int = 4343) -> list[np.ndarray]:
     out = []
     for k, game in enumerate(GAMES):
         layout = layout_for(game)
-        rounds, _ = script_session(game, 2, seed=seed + k)
-        scenes = [s for r in rounds for s in r.scenes]
+        scenes = sampled_scenes(game, 2, seed + k, n // len(GAMES) + (k < n % len(GAMES)))
         rng = np.random.default_rng([seed, k])
         cam = Camera.overhead(layout, rng)
-        per_game = n // len(GAMES) + (k < n % len(GAMES))
-        out += [render(layout, scenes[i], cam, rng)[0]
-                for i in np.linspace(0, len(scenes) - 1, per_game).astype(int)]
+        out += [render(layout, scene, cam, rng)[0] for scene in scenes]
     return out
 
 

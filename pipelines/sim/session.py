@@ -37,6 +37,14 @@ def script_session(game: str, rounds: int, seed: int, fault_rate: float | dict[s
     return out, script.settings
 
 
+def sampled_scenes(game: str, rounds: int, seed: int, n: int) -> list:
+    """`n` scenes spread evenly over a scripted session of `rounds` rounds (no faults): the tables as a
+    camera sees them dealt, for the benchmarks' held-out frames."""
+    scripted, _ = script_session(game, rounds, seed)
+    scenes = [s for r in scripted for s in r.scenes]
+    return [scenes[i] for i in np.linspace(0, len(scenes) - 1, n).astype(int)]
+
+
 def simulate_session(
     game: str,
     rounds: int,

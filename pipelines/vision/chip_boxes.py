@@ -45,7 +45,7 @@ def _refit(box: np.ndarray, side: float, cards: np.ndarray) -> np.ndarray:
     centre of the card(s) under the box: the box ran on from the chip towards the card's middle."""
     x0, y0, x1, y1 = box
     centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
-    under = cards[(cards[:, 0] < x1) & (cards[:, 2] > x0) & (cards[:, 1] < y1) & (cards[:, 3] > y0)]
+    under = cards[_touching(cards, box)]
     if not len(under):  # nothing to tell the ends apart by: keep the centre
         return centre
     axis = np.array([1.0, 0.0]) if x1 - x0 >= y1 - y0 else np.array([0.0, 1.0])
@@ -56,14 +56,21 @@ def _refit(box: np.ndarray, side: float, cards: np.ndarray) -> np.ndarray:
     return ends[int(np.argmax(gap))]
 
 
+def _touching(boxes: np.ndarray, box: np.ndarray) -> np.ndarray:
+    """Which of `boxes` (N, 4 xyxy) overlap `box` (xyxy)."""
+    x0, y0, x1, y1 = box
+    return (boxes[:, 0] < x1) & (boxes[:, 2] > x0) & (boxes[:, 1] < y1) & (boxes[:, 3] > y0)
+
+
 def share_under(boxes: np.ndarray, cover: np.ndarray) -> np.ndarray:
     """For each box (N, 4 xyxy), the share of its area under the union of the `cover` boxes (M, 4), to the
     pixel (chips of a spread stack overlap each other, so their areas do not add up)."""
     boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
     cover = np.asarray(cover, np.float64).reshape(-1, 4)
     out = np.zeros(len(boxes))
-    for i, (x0, y0, x1, y1) in enumerate(np.round(boxes).astype(int)):
-        hit = cover[(cover[:, 0] < x1) & (cover[:, 2] > x0) & (cover[:, 1] < y1) & (cover[:, 3] > y0)]
+    for i, box in enumerate(np.round(boxes).astype(int)):
+        x0, y0, x1, y1 = box
+        hit = cover[_touching(cover, box)]
         if not len(hit) or x1 <= x0 or y1 <= y0:
             continue
         mask = np.zeros((y1 - y0, x1 - x0), bool)

@@ -310,12 +310,12 @@ class ZoneMapper:
 
         card_idx = np.flatnonzero(is_card)
         under_chips = share_under(xyxy[card_idx], xyxy[chip_vals > 0]) >= CARD_UNDER_CHIPS
-        for i, zones, hidden in zip(card_idx, self.card_zones(centres[card_idx]), under_chips, strict=True):
+        for i, zones, under in zip(card_idx, self.card_zones(centres[card_idx]), under_chips, strict=True):
             face = names[i] == "card"
             c = CardObs(card=(cards[i] or None) if face else None, face_up=bool(face),
                         back=None if face else str(names[i])[5:], x_mm=float(centres[i, 0]),
                         y_mm=float(centres[i, 1]), confidence=float(card_conf[i] if face else conf[i]),
-                        uncertain=bool(uncertain[i] or (face and hidden)))
+                        uncertain=bool(uncertain[i] or (face and under)))
             for z in zones:
                 obs[z].cards.append(c)
 
