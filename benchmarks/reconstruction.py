@@ -137,9 +137,11 @@ def main(argv: list[str] | None = None) -> int:
         t = per_game[game]
         print(f"{game:15s} {args.mode}: {t['rounds']} rounds, exact {t['exact']} "
               f"({100 * t['exact'] / max(1, t['rounds']):.1f} %), wrong {t['wrong']}, "
-              f"incomplete {t['incomplete']}  [{time.perf_counter() - t0:.0f} s]")
+              f"incomplete {t['incomplete']} (read right all the same {t['incomplete_right']})"
+              f"  [{time.perf_counter() - t0:.0f} s]")
         for v in [v for v in verdicts if v.result != "exact"][:args.show]:
-            print(f"    {v.result:10s} {v.round_id}: {v.why[:300]}")
+            mark = " (read right)" if v.right else ""
+            print(f"    {v.result:10s} {v.round_id}{mark}: {v.why[:300]}")
     if args.json:
         print(json.dumps({"mode": args.mode, "seed": args.seed, "faults": args.faults, "per_game": per_game}))
     return 0

@@ -5,6 +5,8 @@ choice, amount as locked), every decision and every observed settlement (outcome
 order of the settlements the dealer visibly made) agree, and the status and void reason too. A card
 that was never shown face up (a burn, a folded hand, the 3 Card Monster discard) counts when the
 reconstruction leaves it unknown. An `incomplete` round is never counted wrong: it says it is unsure.
+Its reading is still compared (`Verdict.right`): an incomplete round read right is review work its doubt
+made for nothing, one read wrong is an error the doubt caught.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ class Verdict:
     round_id: str
     result: str  # exact | wrong | incomplete | missed | extra
     why: str = ""
+    right: bool = False  # incomplete rounds: every fact as read agrees with the truth all the same
 
 
 def _visible(truth: Round) -> set[tuple[str, str]]:
@@ -90,7 +93,8 @@ def compare_rounds(got: list[Round], truth: list[Round]) -> list[Verdict]:
             continue
         diff = differences(g, t)
         if g.status == "incomplete" and t.status != "incomplete":
-            verdicts.append(Verdict(t.round_id, "incomplete", "; ".join(g.notes)))
+            right = not differences(g.model_copy(update={"status": t.status}), t)  # the doubt aside
+            verdicts.append(Verdict(t.round_id, "incomplete", "; ".join(g.notes), right=right))
         elif diff:
             verdicts.append(Verdict(t.round_id, "wrong", "; ".join(diff)))
         else:
@@ -100,8 +104,10 @@ def compare_rounds(got: list[Round], truth: list[Round]) -> list[Verdict]:
 
 
 def tally(verdicts: list[Verdict]) -> dict[str, int]:
-    """rounds / exact / wrong / incomplete; a missed true round counts wrong, an extra one too."""
+    """rounds / exact / wrong / incomplete, and how many incomplete rounds were read right all the same
+    (`incomplete_right`); a missed true round counts wrong, an extra one too."""
     n = sum(1 for v in verdicts if v.result != "extra")
     return {"rounds": n, "exact": sum(v.result == "exact" for v in verdicts),
             "wrong": sum(v.result in ("wrong", "missed", "extra") for v in verdicts),
-            "incomplete": sum(v.result == "incomplete" for v in verdicts)}
+            "incomplete": sum(v.result == "incomplete" for v in verdicts),
+            "incomplete_right": sum(v.result == "incomplete" and v.right for v in verdicts)}

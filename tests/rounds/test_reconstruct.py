@@ -69,3 +69,16 @@ def test_pick2_play3_and_play5_from_the_play_amount(reconstruct) -> None:
                 assert d.action == "fold" and play is None
             actions.add(d.action)
     assert actions
+
+
+def test_an_incomplete_round_says_whether_its_reading_was_right(reconstruct) -> None:
+    # A doubt that sends a round read right to review is counted apart from one that caught an error.
+    scripted, got, _ = reconstruct("3-card-monster", 3, 11)
+    truth = scripted[0].round
+    doubted = got[0].model_copy(update={"status": "incomplete", "notes": ["a chip read below confidence"]},
+                                deep=True)
+    misread = doubted.model_copy(deep=True)
+    misread.wagers[0].amount += 5
+    verdicts = compare_rounds([doubted], [truth]) + compare_rounds([misread], [truth])
+    assert [(v.result, v.right) for v in verdicts] == [("incomplete", True), ("incomplete", False)]
+    assert tally(verdicts)["incomplete_right"] == 1
