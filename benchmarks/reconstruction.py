@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -36,6 +38,24 @@ from pipelines.games.round import GAME_IDS
 from pipelines.rounds.compare import compare_rounds, tally
 
 HELD_OUT_SEED = 9001  # seeds from here on are used by no test and no training set
+
+# What an incomplete round's notes say, by kind (the machine's wording, pipelines/rounds/): a round counts
+# once under each kind its notes hold, so the figures say what to work on next.
+DOUBT_KINDS: tuple[tuple[str, str], ...] = (
+    ("chips_unsure", r"read below the detector's confidence"),
+    ("payout_counted_with_wager", r"while the wager beside it was read as more"),
+    ("settlement_not_seen", r"gone as the card moved on|gone from view|was not seen"),
+    ("chips_unmatched", r"matches no wager|more than one stack|chips appeared in"),
+    ("card_unsure", r"seen where .* was as more cards|never seen face up|card\(s\) seen|cards seen in the|"
+                    r"split, but|uncertain observation in (seat\d\.cards|dealer\.card|board\.)"),
+    ("settlement_order", r"settlement order|too close in time"),
+)
+
+
+def doubt_kinds(notes: str) -> list[str]:
+    """The kinds (DOUBT_KINDS) an incomplete round's joined notes hold; `other` when none matches."""
+    kinds = [kind for kind, pattern in DOUBT_KINDS if re.search(pattern, notes)]
+    return kinds or ["other"]
 
 
 def perfect(game: str, rounds: int, seed: int, fault_rate: float) -> tuple[list, list]:
@@ -135,10 +155,13 @@ def main(argv: list[str] | None = None) -> int:
         verdicts = compare_rounds(got, truth)
         per_game[game] = tally(verdicts)
         t = per_game[game]
+        t["doubts"] = dict(Counter(k for v in verdicts if v.result == "incomplete" for k in doubt_kinds(v.why)))
         print(f"{game:15s} {args.mode}: {t['rounds']} rounds, exact {t['exact']} "
               f"({100 * t['exact'] / max(1, t['rounds']):.1f} %), wrong {t['wrong']}, "
               f"incomplete {t['incomplete']} (read right all the same {t['incomplete_right']})"
               f"  [{time.perf_counter() - t0:.0f} s]")
+        if t["doubts"]:
+            print(f"    incomplete rounds by what their notes say: {t['doubts']}")
         for v in [v for v in verdicts if v.result != "exact"][:args.show]:
             mark = " (read right)" if v.right else ""
             print(f"    {v.result:10s} {v.round_id}{mark}: {v.why[:300]}")
