@@ -172,15 +172,26 @@ class Detector:
         return self.detect_batch([frame])[0]
 
     def detect_batch(self, frames: list[np.ndarray]) -> list[sv.Detections]:
-        c = self.config
-        boxed = [letterbox(f, c.imgsz) for f in frames]
-        out: list[sv.Detections] = []
-        for frame, (img, scale, (px, py)) in zip(frames, boxed, strict=True):
-            raw = self._det.run(None, {self._det_input: _to_tensor([img])})[0][0]
-            boxes, scores, cls = decode_yolo(raw, c.conf, c.iou, self._groups)
-            boxes = (boxes - np.array([px, py, px, py], np.float32)) / scale
-            out.append(self.verify_chips(frame, self._identify(frame, boxes, scores, cls)))
-        return out
+        return [self.detect_in(f, (0, 0, f.shape[1], f.shape[0])) for f in frames]
+
+    def detect_in(self, frame: np.ndarray, window: tuple[int, int, int, int], session=None,
+                  size: tuple[int, int] | None = None) -> sv.Detections:
+        """Detections inside `window` (x0, y0, x1, y1 pixels of `frame`), in frame coordinates, from
+        `session` (an export of the same weights at input `size`; default the detector's own)."""
+        x0, y0, x1, y1 = window
+        session = session or self._det
+        img, scale, (px, py) = letterbox(frame[y0:y1, x0:x1], size or self.config.imgsz)
+        raw = session.run(None, {session.get_inputs()[0].name: _to_tensor([img])})[0][0]
+        boxes, scores, cls = decode_yolo(raw, self.config.conf, self.config.iou, self._groups)
+        boxes = (boxes - np.array([px, py, px, py], np.float32)) / scale + np.array([x0, y0, x0, y0], np.float32)
+        return self.verify_chips(frame, self._identify(frame, boxes, scores, cls))
+
+    def suppress(self, det: sv.Detections) -> sv.Detections:
+        """`det` after this detector's non-maximum suppression (for detections merged from two looks)."""
+        if len(det) < 2:
+            return det
+        return det[grouped_nms(np.asarray(det.xyxy, np.float32), np.asarray(det.confidence, np.float32),
+                               np.asarray(det.class_id), self.config.iou, self._groups)]
 
     def verify_chips(self, frame: np.ndarray, det: sv.Detections) -> sv.Detections:
         """The chip verifier's second look at the unsure chip boxes of `det` (as this detector made them,

@@ -5,6 +5,10 @@ simulator vary exposure frame to frame) and differenced against the *last analys
 zones projected into the image. So slow changes add up until they are seen, and a frame is analysed
 when enough pixels of some zone changed. A periodic full refresh (`refresh_every`) analyses a frame
 whatever the difference, so nothing stays missed for long.
+
+`changed_box` says where the change lies (full-frame pixels), so the detector can look only there
+(`pipelines/vision/regional.py`); it is None when the whole frame is to be looked at (the first frame,
+a refresh).
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+GREY_BGR = np.array([0.114, 0.587, 0.299], np.float32)  # OpenCV's BGR -> grey weights
+
 
 @dataclass(frozen=True)
 class MotionConfig:
@@ -23,6 +29,9 @@ class MotionConfig:
     min_changed_fraction: float = 0.02  # of a zone's pixels
     min_changed_pixels: int = 6
     refresh_every: int = 30  # analyse at least every Nth frame
+    # A change for `changed_box` is any colour channel moving this much: a red chip put down on green felt
+    # can hardly change the grey level, and a change left out of the box would never be looked at.
+    box_threshold: int = 16
 
 
 class MotionGate:
@@ -50,26 +59,37 @@ class MotionGate:
             self._masks.append((x0, y0, m[y0:ys.max() + 1, x0:xs.max() + 1].astype(bool)))
             union |= m
         self.union = union.astype(bool)
+        # Where a change counts for `changed_box`: the zones and a margin, as objects overlap their zone's edge.
+        self._near_zones = cv2.dilate(union, np.ones((9, 9), np.uint8)).astype(bool)
         self._ref: np.ndarray | None = None
         self._last_analysed = -(10**9)
         self.changed_zones: list[str] = []
+        self.changed_box: tuple[int, int, int, int] | None = None
 
     def _prepare(self, frame: np.ndarray) -> np.ndarray:
-        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-        small = cv2.resize(grey, self.size, interpolation=cv2.INTER_AREA)
+        """The frame shrunk and blurred, float32, colour kept."""
+        small = cv2.resize(frame, self.size, interpolation=cv2.INTER_AREA)
         return cv2.GaussianBlur(small, (5, 5), 0).astype(np.float32)
 
     def check(self, index: int, frame: np.ndarray, force: bool = False) -> bool:
         """True when the frame should be analysed (it then becomes the new reference)."""
         cur = self._prepare(frame)
         c = self.config
-        if self._ref is None or force or index - self._last_analysed >= c.refresh_every:
-            self.changed_zones = list(self.names)
+        if self._ref is None or index - self._last_analysed >= c.refresh_every:
+            self.changed_zones, self.changed_box = list(self.names), None
             self._accept(index, cur)
             return True
         region = self.union if self.union.any() else np.ones_like(self.union)
         gain = float(self._ref[region].mean()) / max(float(cur[region].mean()), 1e-3)
-        diff = np.abs(cur * gain - self._ref) > c.pixel_threshold
+        moved = np.abs(cur * gain - self._ref)
+        grey = moved if moved.ndim == 2 else np.abs((cur * gain - self._ref) @ GREY_BGR)
+        diff = grey > c.pixel_threshold
+        colour = moved if moved.ndim == 2 else moved.max(axis=2)
+        self.changed_box = self._box((colour > c.box_threshold) & self._near_zones)
+        if force:
+            self.changed_zones = list(self.names)
+            self._accept(index, cur)
+            return True
         changed = []
         for name, (x0, y0, m) in zip(self.names, self._masks, strict=True):
             if not m.size:
@@ -82,6 +102,15 @@ class MotionGate:
             self._accept(index, cur)
             return True
         return False
+
+    def _box(self, diff: np.ndarray) -> tuple[int, int, int, int]:
+        """The changed pixels' bounding box in full-frame pixels, (0, 0, 0, 0) when none changed."""
+        ys, xs = np.nonzero(diff)
+        if not len(xs):
+            return (0, 0, 0, 0)
+        s = self.scale
+        return (int(xs.min() / s), int(ys.min() / s),
+                int(np.ceil((xs.max() + 1) / s)), int(np.ceil((ys.max() + 1) / s)))
 
     def _accept(self, index: int, cur: np.ndarray) -> None:
         self._ref = cur

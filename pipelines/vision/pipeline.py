@@ -5,7 +5,8 @@ frame read (an empty list for a frame that was skipped or changed nothing), so c
 Detections that still look like the empty table's reference image (printed felt art) are dropped
 before zones see them. A frame is analysed when the motion gate sees a change in some zone, at the
 gate's periodic refresh, and on every frame while the tracker still has unconfirmed contents
-(debouncing needs consecutive analysed frames).
+(debouncing needs consecutive analysed frames). With `regional`, an analysed frame whose change the
+gate located is looked at only there (`regional.py`).
 """
 
 from __future__ import annotations
@@ -23,9 +24,11 @@ from pipelines.config import TableConfig
 from pipelines.games.layout import Layout, layout_for
 
 from .capture import Frame, FrameSource
+from .detect import Detector
 from .motion import MotionConfig, MotionGate
 from .observe import ZoneChange
 from .reference import EmptyTableFilter, load_reference
+from .regional import RegionalDetector
 from .track import ZoneTracker
 from .zones import ZoneMapper
 
@@ -58,7 +61,7 @@ class VisionPipeline:
                  *, stable_frames: int | None = None, motion_gating: bool | None = None,
                  every_nth_frame: int | None = None, motion: MotionConfig | None = None,
                  reference: str | Path | np.ndarray | None = None,
-                 reference_similarity: float | None = None) -> None:
+                 reference_similarity: float | None = None, regional: bool | None = None) -> None:
         if isinstance(config, TableConfig):
             from .calibrate import table_to_image
 
@@ -70,6 +73,7 @@ class VisionPipeline:
             every_nth_frame = every_nth_frame or vc.every_nth_frame
             reference = reference if reference is not None else config.camera.reference
             reference_similarity = vc.reference_similarity
+            regional = vc.regional if regional is None else regional
         else:
             self.config = None
             layout, H = config
@@ -84,6 +88,11 @@ class VisionPipeline:
         self.every_nth_frame = every_nth_frame or 1
         self.motion_config = motion or MotionConfig()
         self.gate: MotionGate | None = None
+        self.regional: RegionalDetector | None = None
+        if regional and self.motion_gating:  # the gate says where the frame changed
+            if not isinstance(detector, Detector):
+                raise ValueError("VisionPipeline: regional detection needs a Detector (it runs the tile model)")
+            self.regional = RegionalDetector(detector)
         self.counters = PipelineCounters()
         self.empty_table: EmptyTableFilter | None = None
         if reference is not None:
@@ -113,7 +122,10 @@ class VisionPipeline:
             if not self.gate.check(frame.index, frame.image, force=self.tracker.pending):
                 return []
         self.counters.frames_analysed += 1
-        detections = self.detector.detect(frame.image)
+        if self.regional is not None and self.gate is not None:
+            detections = self.regional.detect(frame.image, self.gate.changed_box)
+        else:
+            detections = self.detector.detect(frame.image)
         if self.empty_table is not None:
             detections = self.empty_table.filter(frame.image, detections)
         obs = self.mapper.observe(detections)
@@ -123,7 +135,7 @@ class VisionPipeline:
 
 
 def _detector_for(config: TableConfig | None) -> DetectsFrames:
-    from .detect import Detector, DetectorConfig
+    from .detect import DetectorConfig
 
     if config is None:
         return Detector()
