@@ -6,7 +6,9 @@
    cost grows with what is on the table) and tables as dealt (scripted rounds of every game).
 2. PyTorch (ultralytics, if importable) on the same frames with torch.set_num_threads(1), for comparison.
 3. Motion gating on a simulated scripted session: frames analysed and end-to-end frames/s of
-   `VisionPipeline` with and without the gate, and whether both report the same zone changes.
+   `VisionPipeline` with and without the gate, and with the gate and regional detection (only where the
+   frame changed, `pipelines/vision/regional.py`), and whether each reports the zone changes that
+   analysing every frame whole does.
 4. Chip stacks -> zones on exact simulated chip positions (renderer's `chip_positions`, 1.5 mm noise):
    the share of chips whose stack lands in the zone it was placed in, per layout.
 5. Whether OpenVINO is importable / offered by the package index (nothing is installed).

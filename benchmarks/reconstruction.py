@@ -13,6 +13,9 @@ settlement agree), wrong, or incomplete (the machine said it was unsure). See pi
                    without motion gating, since the detections of every frame are at hand. The cache
                    holds the detector's own boxes; the chip verifier takes its second look at replay,
                    so a new verifier needs no new cache (--no-verifier measures without it).
+  --live           (video, with --cache) the cached videos through the live path instead: the detector on
+                   the frames the motion gate lets through, as `tablewatch watch` runs; --regional also
+                   looks only where the frame changed (pipelines/vision/regional.py). Prints frames/s.
 
     python benchmarks/reconstruction.py --mode perfect --rounds 50 --json
     python benchmarks/reconstruction.py --mode video --rounds 8 --cache /tmp/recon-cache --json
@@ -72,13 +75,13 @@ def perfect(game: str, rounds: int, seed: int, fault_rate: float) -> tuple[list,
 
 
 def video(game: str, rounds: int, seed: int, fault_rate: float, cache: Path | None = None,
-          verifier: bool = True) -> tuple[list, list]:
+          verifier: bool = True, live: str | None = None) -> tuple[list, list]:
     from pipelines.rounds.run import rounds_from_changes, spec_from, vision_changes
     from pipelines.sim.session import simulate_session
 
     if cache is not None:
         return cached_video(cache / f"{game}_r{rounds}_s{seed}_f{fault_rate}", game, rounds, seed, fault_rate,
-                            verifier)
+                            verifier, live)
     with tempfile.TemporaryDirectory() as tmp:
         truth = simulate_session(game, rounds, seed, tmp, fault_rate, progress=False)
         spec = spec_from(tmp)
@@ -101,7 +104,7 @@ class _Replay:
 
 
 def cached_video(folder: Path, game: str, rounds: int, seed: int, fault_rate: float,
-                 verifier: bool = True) -> tuple[list, list]:
+                 verifier: bool = True, live: str | None = None) -> tuple[list, list]:
     import pickle
 
     from tqdm import tqdm
@@ -124,6 +127,14 @@ def cached_video(folder: Path, game: str, rounds: int, seed: int, fault_rate: fl
         tmp.replace(dets_path)  # a run cut short leaves no half cache behind
     truth = GroundTruth.load(folder / TRUTH_NAME)
     spec = spec_from(folder)
+    if live is not None:  # "gated" or "regional": the detector itself, on what the gate lets through
+        pipe = VisionPipeline((spec.layout, spec.homography), None, motion_gating=True,
+                              regional=live == "regional", reference=spec.reference)
+        got = rounds_from_changes(spec, pipe.run(FrameSource(str(spec.video), fps=spec.fps)))
+        c = pipe.counters
+        looked = f", looked at {vars(pipe.regional.counters)}" if pipe.regional is not None else ""
+        print(f"    {live}: {c.frames_read} frames, {c.frames_analysed} analysed, {c.fps:.2f} frames/s{looked}")
+        return got, truth.rounds
     dets = pickle.loads(dets_path.read_bytes())
     replay = _Replay(dets, Detector() if verifier else None)
     pipe = VisionPipeline((spec.layout, spec.homography), replay, motion_gating=False,
@@ -142,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--show", type=int, default=3, help="print up to N non-exact rounds per game with why")
     ap.add_argument("--cache", type=Path, default=None, help="video mode: reuse rendered sessions and detections")
     ap.add_argument("--no-verifier", action="store_true", help="video mode with --cache: without the chip verifier")
+    ap.add_argument("--live", action="store_true", help="video mode with --cache: the live, motion-gated path")
+    ap.add_argument("--regional", action="store_true", help="with --live: look only where the frame changed")
     ap.add_argument("--json", action="store_true", help="end with one JSON object line")
     args = ap.parse_args(argv)
     run = perfect if args.mode == "perfect" else video
@@ -150,7 +163,9 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.perf_counter()
         # Each game's seed follows from its place in GAME_IDS, so --games X reproduces the full run's X.
         i = GAME_IDS.index(game) if game in GAME_IDS else len(GAME_IDS)
-        extra = {"cache": args.cache, "verifier": not args.no_verifier} if args.mode == "video" and args.cache else {}
+        live = ("regional" if args.regional else "gated") if args.live else None
+        extra = ({"cache": args.cache, "verifier": not args.no_verifier, "live": live}
+                 if args.mode == "video" and args.cache else {})
         got, truth = run(game, args.rounds, args.seed + i, args.faults, **extra)
         verdicts = compare_rounds(got, truth)
         per_game[game] = tally(verdicts)

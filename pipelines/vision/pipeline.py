@@ -28,7 +28,7 @@ from .detect import Detector
 from .motion import MotionConfig, MotionGate
 from .observe import ZoneChange
 from .reference import EmptyTableFilter, load_reference
-from .regional import RegionalDetector
+from .regional import Box, RegionalDetector, union
 from .track import ZoneTracker
 from .zones import ZoneMapper
 
@@ -89,6 +89,7 @@ class VisionPipeline:
         self.motion_config = motion or MotionConfig()
         self.gate: MotionGate | None = None
         self.regional: RegionalDetector | None = None
+        self._zone_px: dict[str, np.ndarray] | None = None
         if regional and self.motion_gating:  # the gate says where the frame changed
             if not isinstance(detector, Detector):
                 raise ValueError("VisionPipeline: regional detection needs a Detector (it runs the tile model)")
@@ -113,6 +114,19 @@ class VisionPipeline:
             self.counters.seconds = time.perf_counter() - t0
             yield frame.index, frame.timestamp, changes
 
+    def _pending_box(self) -> Box:
+        """Frame pixels around the zones the tracker is still confirming, (0, 0, 0, 0) when none."""
+        names = self.tracker.pending_zones()
+        if not names:
+            return (0, 0, 0, 0)
+        if self._zone_px is None:
+            self._zone_px = self.mapper.zone_polygons_px()
+        pts = np.concatenate([self._zone_px[n] for n in names if n in self._zone_px] or [np.zeros((0, 2))])
+        if not len(pts):
+            return (0, 0, 0, 0)
+        (x0, y0), (x1, y1) = np.floor(pts.min(axis=0)), np.ceil(pts.max(axis=0))
+        return int(x0), int(y0), int(x1), int(y1)
+
     def process(self, frame: Frame) -> list[ZoneChange]:
         """One frame through the gate, detector, mapper and tracker."""
         if self.motion_gating:
@@ -123,7 +137,7 @@ class VisionPipeline:
                 return []
         self.counters.frames_analysed += 1
         if self.regional is not None and self.gate is not None:
-            detections = self.regional.detect(frame.image, self.gate.changed_box)
+            detections = self.regional.detect(frame.image, union(self.gate.changed_box, self._pending_box()))
         else:
             detections = self.detector.detect(frame.image)
         if self.empty_table is not None:

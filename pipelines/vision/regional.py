@@ -6,13 +6,14 @@ of the frame on scripted sessions of the four games, with the context below). Th
 weights exported at 480x288, a quarter of the default input's pixels, and is fed at the default model's
 scale (a 640x384 window of a 1280x720 frame), so cards and chips are the size the detector reads best.
 
-- A detection of the tile counts when its centre lies in the changed box; one of the last frame counts
-  when its centre lies outside it. A card only partly covered by a passing hand keeps its last reading,
-  whose box and identity did not change; a chip put down or taken away changed every pixel it covers.
-- The two are merged under the detector's own suppression, so an object on the box's edge is kept once.
-- A change that does not fit one tile with `context_px` around it, the gate's refresh, and the first
-  frame are looked at whole. A frame analysed with no change at all (the tracker confirming contents)
-  keeps the last detections: the detector would see the same image.
+- Every object the changed box touches is read anew: a detection of the tile counts when its box
+  overlaps the changed box, one of the last frame when it does not (the tile holds `context_px` around
+  the change, so an object reaching into it is seen whole). The two are merged under the detector's own
+  suppression, so an object on the box's edge is kept once.
+- The pipeline adds the zones the tracker is still confirming to the changed box: debouncing needs
+  fresh readings of them, as the whole-frame path gives (an unsure chip read again may read sure).
+- A change that does not fit one tile with its context, the gate's refresh, and the first frame are
+  looked at whole. A frame with no change and nothing to confirm keeps the last detections.
 """
 
 from __future__ import annotations
@@ -81,9 +82,7 @@ class RegionalDetector:
             return self._last
         self.counters.tile += 1
         fresh = self.detector.detect_in(frame, window, self._tile, self.tile_size)
-        new_inside = _centres_in(fresh, changed_box)
-        old_inside = _centres_in(last, changed_box)
-        merged = sv.Detections.merge([last[~old_inside], fresh[new_inside]])
+        merged = sv.Detections.merge([last[~_touching(last, changed_box)], fresh[_touching(fresh, changed_box)]])
         self._last = self.detector.suppress(merged)
         return self._last
 
@@ -91,10 +90,21 @@ class RegionalDetector:
         self._last = None
 
 
-def _centres_in(det: sv.Detections, box: Box) -> np.ndarray:
+def _touching(det: sv.Detections, box: Box) -> np.ndarray:
+    """Which detections' boxes overlap `box`."""
     if not len(det):
         return np.zeros(0, bool)
     x0, y0, x1, y1 = box
-    cx = (det.xyxy[:, 0] + det.xyxy[:, 2]) / 2
-    cy = (det.xyxy[:, 1] + det.xyxy[:, 3]) / 2
-    return (cx >= x0) & (cx < x1) & (cy >= y0) & (cy < y1)
+    b = det.xyxy
+    return (b[:, 0] < x1) & (b[:, 2] > x0) & (b[:, 1] < y1) & (b[:, 3] > y0)
+
+
+def union(a: Box | None, b: Box | None) -> Box | None:
+    """The smallest box holding both; None (the whole frame) if either is; (0, 0, 0, 0) is empty."""
+    if a is None or b is None:
+        return None
+    if a == (0, 0, 0, 0):
+        return b
+    if b == (0, 0, 0, 0):
+        return a
+    return min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])

@@ -142,6 +142,10 @@ class ZoneTracker:
         """True while some zone has contents seen but not yet confirmed (keep analysing frames)."""
         return any(z.cand_sig is not None for z in self._zones.values())
 
+    def pending_zones(self) -> list[str]:
+        """The zones whose contents are seen but not yet confirmed."""
+        return [name for name, z in self._zones.items() if z.cand_sig is not None]
+
     def states(self) -> dict[str, ZoneState]:
         """The confirmed state of every zone that is not empty."""
         return {name: z.stable for name, z in self._zones.items() if not z.stable.empty}
