@@ -85,3 +85,32 @@ def test_regional_detection_needs_the_detector_that_runs_the_tile(table):
 
     with pytest.raises(ValueError, match="regional detection needs a Detector"):
         VisionPipeline((layout, cam.H), Stub(), regional=True)
+
+
+def test_union_of_boxes_keeps_whole_frame_and_empty_apart():
+    from pipelines.vision.regional import union
+
+    assert union((10, 10, 20, 20), (15, 5, 30, 18)) == (10, 5, 30, 20)
+    assert union((0, 0, 0, 0), (15, 5, 30, 18)) == (15, 5, 30, 18)  # nothing changed: the other box
+    assert union((10, 10, 20, 20), None) is None  # the whole frame wins
+
+
+def test_a_dealt_session_gives_the_same_zone_changes_looking_only_where_it_changed(detector):
+    from pipelines.sim.session import script_session
+    from pipelines.vision.capture import Frame
+
+    layout = layout_for("king-high")
+    rounds, _ = script_session("king-high", 2, seed=777)
+    scenes = [s for r in rounds for s in r.scenes][:40]
+    rng = np.random.default_rng(777)
+    cam = Camera.overhead(layout, rng)
+    images = [render(layout, s, cam, rng)[0] for s in scenes]
+    changes, pipes = {}, {}
+    for name, gated in (("whole", False), ("regional", True)):
+        pipe = VisionPipeline((layout, cam.H), detector, motion_gating=gated, regional=gated)
+        changes[name] = [(c.zone, c.frame, c.after) for _, _, ch in
+                         pipe.run(Frame(i, i / 10, im) for i, im in enumerate(images)) for c in ch]
+        pipes[name] = pipe
+    assert changes["regional"] == changes["whole"]
+    assert len(changes["whole"]) >= 10
+    assert pipes["regional"].regional.counters.tile >= 10  # and it did look through the tile
