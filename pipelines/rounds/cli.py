@@ -112,7 +112,9 @@ def watch(table: str, kafka: str | None, spool: str, start: str | None) -> None:
         now = time.monotonic()
         if now - last[0] >= 1.0:
             last[0] = now
-            click.echo(f"\r{spec.table_id}: {pipe.counters.fps:5.1f} frames/s, {seen['rounds']} rounds, "
+            c = pipe.counters
+            analysed = f", {100 * c.analysed_fraction:3.0f} % analysed" if c.frames_read else ""
+            click.echo(f"\r{spec.table_id}: {c.fps:5.1f} frames/s{analysed}, {seen['rounds']} rounds, "
                        f"{seen['flags']} flags", nl=False, err=True)
 
     try:

@@ -28,7 +28,7 @@ from .detect import Detector
 from .motion import MotionConfig, MotionGate
 from .observe import ZoneChange
 from .reference import EmptyTableFilter, load_reference
-from .regional import Box, RegionalDetector, union
+from .regional import TILE_PATH, Box, RegionalDetector, union
 from .track import ZoneTracker
 from .zones import ZoneMapper
 
@@ -90,6 +90,8 @@ class VisionPipeline:
         self.gate: MotionGate | None = None
         self.regional: RegionalDetector | None = None
         self._zone_px: dict[str, np.ndarray] | None = None
+        if regional is None:  # on wherever it can run: the committed detector and its tile model
+            regional = isinstance(detector, Detector) and TILE_PATH.exists()
         if regional and self.motion_gating:  # the gate says where the frame changed
             if not isinstance(detector, Detector):
                 raise ValueError("VisionPipeline: regional detection needs a Detector (it runs the tile model)")
