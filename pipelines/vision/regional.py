@@ -8,8 +8,10 @@ scale (a 640x384 window of a 1280x720 frame), so cards and chips are the size th
 
 - Every object the changed box touches is read anew: a detection of the tile counts when its box
   overlaps the changed box, one of the last frame when it does not (the tile holds `context_px` around
-  the change, so an object reaching into it is seen whole). The two are merged under the detector's own
-  suppression, so an object on the box's edge is kept once.
+  the change, so an object reaching into it is seen whole and well inside the tile: with 48 px a $100
+  chip 50 px from the tile's edge was missed in three frames of five that the whole frame read it in, and
+  a King High payout was never confirmed). The two are merged under the detector's own suppression, so
+  an object on the box's edge is kept once.
 - The pipeline adds the zones the tracker is still confirming to the changed box: debouncing needs
   fresh readings of them, as the whole-frame path gives (an unsure chip read again may read sure).
 - A change that does not fit one tile with its context, the gate's refresh, and the first frame are
@@ -41,7 +43,7 @@ class RegionalCounters:
 class RegionalDetector:
     """`detect(frame, changed_box)`: the frame's detections, looking only at `changed_box` where it can."""
 
-    def __init__(self, detector: Detector, tile_path: Path = TILE_PATH, context_px: int = 48) -> None:
+    def __init__(self, detector: Detector, tile_path: Path = TILE_PATH, context_px: int = 96) -> None:
         self.detector = detector
         self._tile = _session(tile_path, detector.config.threads)
         shape = self._tile.get_inputs()[0].shape
