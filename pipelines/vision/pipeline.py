@@ -5,8 +5,9 @@ frame read (an empty list for a frame that was skipped or changed nothing), so c
 Detections that still look like the empty table's reference image (printed felt art) are dropped
 before zones see them. A frame is analysed when the motion gate sees a change in some zone, at the
 gate's periodic refresh, and on every frame while the tracker still has unconfirmed contents
-(debouncing needs consecutive analysed frames). With `regional`, an analysed frame whose change the
-gate located is looked at only there (`regional.py`).
+(debouncing needs consecutive analysed frames). With `regional` (opt-in: faster, but on held-out King
+High video it made rounds wrong that the whole frame leaves incomplete, benchmarks/RESULTS.md), an
+analysed frame whose change the gate located is looked at only there (`regional.py`).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from .detect import Detector
 from .motion import MotionConfig, MotionGate
 from .observe import ZoneChange
 from .reference import EmptyTableFilter, load_reference
-from .regional import TILE_PATH, Box, RegionalDetector, union
+from .regional import Box, RegionalDetector, union
 from .track import ZoneTracker
 from .zones import ZoneMapper
 
@@ -90,8 +91,6 @@ class VisionPipeline:
         self.gate: MotionGate | None = None
         self.regional: RegionalDetector | None = None
         self._zone_px: dict[str, np.ndarray] | None = None
-        if regional is None:  # on wherever it can run: the committed detector and its tile model
-            regional = isinstance(detector, Detector) and TILE_PATH.exists()
         if regional and self.motion_gating:  # the gate says where the frame changed
             if not isinstance(detector, Detector):
                 raise ValueError("VisionPipeline: regional detection needs a Detector (it runs the tile model)")
