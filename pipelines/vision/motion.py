@@ -64,7 +64,7 @@ class MotionGate:
         self._ref: np.ndarray | None = None
         self._last_analysed = -(10**9)
         self.changed_zones: list[str] = []
-        self.changed_box: tuple[int, int, int, int] | None = None
+        self._moved: np.ndarray | None = None  # the last check's per-pixel change, None for the whole frame
 
     def _prepare(self, frame: np.ndarray) -> np.ndarray:
         """The frame shrunk and blurred, float32, colour kept."""
@@ -76,16 +76,14 @@ class MotionGate:
         cur = self._prepare(frame)
         c = self.config
         if self._ref is None or index - self._last_analysed >= c.refresh_every:
-            self.changed_zones, self.changed_box = list(self.names), None
+            self.changed_zones, self._moved = list(self.names), None
             self._accept(index, cur)
             return True
         region = self.union if self.union.any() else np.ones_like(self.union)
         gain = float(self._ref[region].mean()) / max(float(cur[region].mean()), 1e-3)
-        moved = np.abs(cur * gain - self._ref)
-        grey = moved if moved.ndim == 2 else np.abs((cur * gain - self._ref) @ GREY_BGR)
-        diff = grey > c.pixel_threshold
-        colour = moved if moved.ndim == 2 else moved.max(axis=2)
-        self.changed_box = self._box((colour > c.box_threshold) & self._near_zones)
+        delta = cur * gain - self._ref
+        self._moved = np.abs(delta)
+        diff = (self._moved if delta.ndim == 2 else np.abs(delta @ GREY_BGR)) > c.pixel_threshold
         if force:
             self.changed_zones = list(self.names)
             self._accept(index, cur)
@@ -103,9 +101,15 @@ class MotionGate:
             return True
         return False
 
-    def _box(self, diff: np.ndarray) -> tuple[int, int, int, int]:
-        """The changed pixels' bounding box in full-frame pixels, (0, 0, 0, 0) when none changed."""
-        ys, xs = np.nonzero(diff)
+    @property
+    def changed_box(self) -> tuple[int, int, int, int] | None:
+        """Where the last checked frame changed: the bounding box, in full-frame pixels, of the pixels near
+        the zones where some colour channel moved `box_threshold` or more; (0, 0, 0, 0) when none did, None
+        when the whole frame is to be looked at. Found only when asked: plain gating never needs it."""
+        if self._moved is None:
+            return None
+        colour = self._moved if self._moved.ndim == 2 else self._moved.max(axis=2)
+        ys, xs = np.nonzero((colour > self.config.box_threshold) & self._near_zones)
         if not len(xs):
             return (0, 0, 0, 0)
         s = self.scale

@@ -115,14 +115,19 @@ class VisionPipeline:
             self.counters.seconds = time.perf_counter() - t0
             yield frame.index, frame.timestamp, changes
 
+    def _zone_polygons(self) -> dict[str, np.ndarray]:
+        """The zones in image pixels, projected once (the gate's masks and the pending zones' box)."""
+        if self._zone_px is None:
+            self._zone_px = self.mapper.zone_polygons_px()
+        return self._zone_px
+
     def _pending_box(self) -> Box:
         """Frame pixels around the zones the tracker is still confirming, (0, 0, 0, 0) when none."""
         names = self.tracker.pending_zones()
         if not names:
             return (0, 0, 0, 0)
-        if self._zone_px is None:
-            self._zone_px = self.mapper.zone_polygons_px()
-        pts = np.concatenate([self._zone_px[n] for n in names if n in self._zone_px] or [np.zeros((0, 2))])
+        zone_px = self._zone_polygons()
+        pts = np.concatenate([zone_px[n] for n in names if n in zone_px] or [np.zeros((0, 2))])
         if not len(pts):
             return (0, 0, 0, 0)
         (x0, y0), (x1, y1) = np.floor(pts.min(axis=0)), np.ceil(pts.max(axis=0))
@@ -133,7 +138,7 @@ class VisionPipeline:
         if self.motion_gating:
             if self.gate is None:
                 h, w = frame.image.shape[:2]
-                self.gate = MotionGate(self.mapper.zone_polygons_px(), (w, h), self.motion_config)
+                self.gate = MotionGate(self._zone_polygons(), (w, h), self.motion_config)
             if not self.gate.check(frame.index, frame.image, force=self.tracker.pending):
                 return []
         self.counters.frames_analysed += 1

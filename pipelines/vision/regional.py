@@ -81,10 +81,10 @@ class RegionalDetector:
         (frame pixels), (0, 0, 0, 0) for nowhere, None to look at the whole frame."""
         h, w = frame.shape[:2]
         last = self._last
-        window = None if changed_box is None or last is None else self.window((w, h), changed_box)
         if last is not None and changed_box == (0, 0, 0, 0):
             self.counters.reused += 1
             return last
+        window = None if changed_box is None or last is None else self.window((w, h), changed_box)
         if window is None:
             self.counters.whole += 1
             self._last = self.detector.detect(frame)
@@ -94,9 +94,6 @@ class RegionalDetector:
         merged = sv.Detections.merge([last[~_touching(last, changed_box)], fresh[_touching(fresh, changed_box)]])
         self._last = self.detector.suppress(merged)
         return self._last
-
-    def reset(self) -> None:
-        self._last = None
 
 
 def _grid(scale: float, stride: int = 32) -> int:
