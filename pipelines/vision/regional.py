@@ -3,8 +3,10 @@ frame's detections everywhere else.
 
 Between two analysed frames the dealer's hand usually changes a small part of the table (a median of 7-14 %
 of the frame on scripted sessions of the four games, with the context below). The tile model is the same
-weights exported at 480x288, a quarter of the default input's pixels, and is fed at the default model's
-scale (a 640x384 window of a 1280x720 frame), so cards and chips are the size the detector reads best.
+weights exported at 480x288, a quarter of the default input's pixels, and reads a window of the whole
+frame's own input (the 960x544 letterbox; 640x384 frame pixels of a 1280x720 frame): the same pixels on
+the same stride grid, so cards and chips are the size the detector reads best and read as a whole look
+reads them.
 
 - Every object the changed box touches is read anew: a detection of the tile counts when its box
   overlaps the changed box, one of the last frame when it does not (the tile holds `context_px` around
@@ -26,10 +28,11 @@ from pathlib import Path
 import numpy as np
 import supervision as sv
 
-from .detect import Detector, ModelError, _session
+from .detect import Detector, ModelError, _session, letterbox, letterbox_geometry
 from .paths import MODELS_DIR
 
 TILE_PATH = MODELS_DIR / "detector_tile.onnx"
+STRIDE = 32  # the detector's deepest stride (input pixels): a tile starting on it keeps the anchor cells
 Box = tuple[int, int, int, int]
 
 
@@ -55,24 +58,26 @@ class RegionalDetector:
         self._last: sv.Detections | None = None
 
     def window(self, frame_size: tuple[int, int], box: Box) -> Box | None:
-        """The tile's window (frame pixels) around `box`, at the default model's scale, or None when
-        `box` with its context does not fit one tile."""
-        w, h = frame_size
-        dh, dw = self.detector.config.imgsz
-        scale = min(dh / h, dw / w)
-        tw, th = round(self.tile_size[1] / scale), round(self.tile_size[0] / scale)
-        x0, y0, x1, y1 = box
-        c = self.context_px
-        if x1 - x0 + 2 * c > tw or y1 - y0 + 2 * c > th or tw > w or th > h:
+        """The tile's window in the detector's input (the letterboxed frame, input pixels) around `box`
+        (frame pixels) and its context, or None when they do not fit one tile.
+
+        The window is cut from the whole frame's input and starts on its stride grid, so the tile reads
+        the very pixels the whole look reads, in the same anchor cells. A tile resized from the frame on
+        its own put the grid elsewhere, and an unsure chip read in one look was missed in the other: a King
+        High payout read alternately as 4 and 5 chips never confirmed (held-out seed 9301)."""
+        ih, iw = self.detector.config.imgsz
+        th, tw = self.tile_size
+        scale, _, (px, py) = letterbox_geometry(frame_size, (ih, iw))
+        c = self.context_px * scale
+        # The box with its context, in input pixels; past the frame's edge there is nothing to read.
+        x0, x1 = max(0.0, box[0] * scale + px - c), min(float(iw), box[2] * scale + px + c)
+        y0, y1 = max(0.0, box[1] * scale + py - c), min(float(ih), box[3] * scale + py + c)
+        if tw > iw or th > ih or x1 - x0 > tw or y1 - y0 > th:
             return None
-        # On the whole frame's grid: the window starts at a multiple of three deepest strides (96 input px)
-        # that is whole frame pixels, so the tile's input is the whole input's pixels and its anchor cells
-        # the same. Off the grid, an unsure chip read in one look was missed in the other, and a King High
-        # payout read alternately as 4 and 5 chips never confirmed (held-out seed 9301).
-        g = _grid(scale)
-        wx = min(max(0, (x0 - c) // g * g), (w - tw) // g * g)
-        wy = min(max(0, (y0 - c) // g * g), (h - th) // g * g)
-        if x1 + c > wx + tw or y1 + c > wy + th:
+        g = STRIDE
+        wx = min(int(x0 // g) * g, (iw - tw) // g * g)
+        wy = min(int(y0 // g) * g, (ih - th) // g * g)
+        if x1 > wx + tw or y1 > wy + th:
             return None
         return wx, wy, wx + tw, wy + th
 
@@ -90,19 +95,12 @@ class RegionalDetector:
             self._last = self.detector.detect(frame)
             return self._last
         self.counters.tile += 1
-        fresh = self.detector.detect_in(frame, window, self._tile, self.tile_size)
+        image, scale, pad = letterbox(frame, self.detector.config.imgsz)
+        x0, y0, x1, y1 = window
+        fresh = self.detector.detect_input(frame, image[y0:y1, x0:x1], scale, pad, (x0, y0), self._tile)
         merged = sv.Detections.merge([last[~_touching(last, changed_box)], fresh[_touching(fresh, changed_box)]])
         self._last = self.detector.suppress(merged)
         return self._last
-
-
-def _grid(scale: float, stride: int = 32) -> int:
-    """The fewest whole frame pixels that are a whole number of `stride`s at `scale` (128 at 0.75)."""
-    for k in range(1, 65):
-        px = k * stride / scale
-        if abs(px - round(px)) < 1e-6:
-            return round(px)
-    return round(stride / scale)
 
 
 def _touching(det: sv.Detections, box: Box) -> np.ndarray:

@@ -50,12 +50,39 @@ def test_the_gate_says_where_the_frame_changed(table):
 def test_the_tile_window_holds_the_change_with_its_context_or_is_none(detector):
     regional = RegionalDetector(detector, context_px=48)
     assert regional.tile_size == (288, 480)
-    # At the default model's scale (960/1280) a 480x288 tile covers 640x384 frame pixels.
-    # Windows start on the whole frame's grid: multiples of 128 frame px (96 input px, three strides of 32).
-    assert regional.window((1280, 720), (600, 300, 700, 380)) == (512, 128, 1152, 512)
-    assert regional.window((1280, 720), (0, 500, 40, 560)) == (0, 256, 640, 640)  # kept inside the frame
-    assert regional.window((1280, 720), (0, 650, 40, 720)) is None  # no window on the grid reaches the edge
+    # Windows of the detector's 960x544 input (the 1280x720 frame at 0.75, 2 rows of padding above and
+    # below), starting on its stride grid (multiples of 32 input px); 48 frame px of context are 36 input px.
+    assert regional.window((1280, 720), (600, 300, 700, 380)) == (384, 160, 864, 448)
+    assert regional.window((1280, 720), (0, 500, 40, 560)) == (0, 256, 480, 544)  # kept inside the input
+    assert regional.window((1280, 720), (1200, 650, 1280, 720)) == (480, 256, 960, 544)  # to the corner
     assert regional.window((1280, 720), (100, 100, 700, 300)) is None  # wider than a tile with its context
+
+
+def test_a_tile_reads_the_pixels_the_whole_look_reads(table, detector):
+    """Away from the tile's edges it finds what the whole look finds, where it finds it (to a tenth of a chip:
+    the deepest layers see past the tile's edge in the whole look, and only there)."""
+    from pipelines.vision.detect import letterbox
+
+    _, cam, new_bet, frames = table
+    regional = RegionalDetector(detector)
+    image, scale, pad = letterbox(frames[2], detector.config.imgsz)
+    cx, cy = cam.project(np.array([new_bet.centre]))[0].astype(int)
+    x0, y0, x1, y1 = window = regional.window((1280, 720), (cx - 60, cy - 60, cx + 60, cy + 60))
+    tile = detector.detect_input(frames[2], image[y0:y1, x0:x1], scale, pad, window[:2], regional._tile)
+    whole = detector.detect(frames[2])
+    inner = (cx - 120, cy - 120, cx + 120, cy + 120)  # the tile holds at least 96 px more around the box
+
+    def inside(det):
+        b = det.xyxy
+        keep = (b[:, 0] > inner[0]) & (b[:, 2] < inner[2]) & (b[:, 1] > inner[1]) & (b[:, 3] < inner[3])
+        return det[keep]
+
+    t, w = inside(tile), inside(whole)
+    assert len(t) == len(w) >= 3
+    order_t, order_w = np.lexsort(t.xyxy.T[:2]), np.lexsort(w.xyxy.T[:2])
+    assert np.abs(t.xyxy[order_t] - w.xyxy[order_w]).max() < 2.0
+    assert np.abs(t.confidence[order_t] - w.confidence[order_w]).max() < 0.1
+    assert list(t.data["class_name"][order_t]) == list(w.data["class_name"][order_w])
 
 
 def test_regional_detections_read_the_zones_as_the_whole_frame_does(table, detector):
