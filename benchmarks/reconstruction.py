@@ -52,6 +52,7 @@ DOUBT_KINDS: tuple[tuple[str, str], ...] = (
     ("card_unsure", r"seen where .* was as more cards|never seen face up|card\(s\) seen|cards seen in the|"
                     r"split, but|uncertain observation in (seat\d\.cards|dealer\.card|board\.)"),
     ("settlement_order", r"settlement order|too close in time"),
+    ("play_against_ante", r"is not [\d.]+x the Ante|is neither 1x nor 2x the Ante"),
 )
 
 

@@ -17,7 +17,16 @@ class ThreeCardMonsterMachine(RoundMachine):
         return seat_decisions(live, rnd, seen, self._action)
 
     def _action(self, seat: int, play: WagerSeen | None, rnd: Round, live: LiveRound) -> str | None:
-        return "play" if play is not None else "fold"
+        if play is None:
+            return "fold"
+        # The Play is a set multiple of the Ante (a table setting, RULES.md); read otherwise, one of the two
+        # stacks is most likely misread (a duplicate chip box read with confidence), so the round is for
+        # review, not a payout flag. A player betting the wrong Play reaches the reviewer the same way.
+        ante = rnd.wager(seat, "ante")
+        multiple = float(self.settings.play_multiple)
+        if ante is not None and abs(play.wager.amount - multiple * ante.amount) > 0.005:
+            live.note(f"seat {seat}: Play {play.wager.amount:g} is not {multiple:g}x the Ante {ante.amount:g}")
+        return "play"
 
 
 def seat_decisions(live: LiveRound, rnd: Round, seen: list[WagerSeen], action_of) -> list[Decision]:
