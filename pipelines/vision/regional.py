@@ -72,12 +72,8 @@ class RegionalDetector:
         # The box with its context, in input pixels; past the frame's edge there is nothing to read.
         x0, x1 = max(0.0, box[0] * scale + px - c), min(float(iw), box[2] * scale + px + c)
         y0, y1 = max(0.0, box[1] * scale + py - c), min(float(ih), box[3] * scale + py + c)
-        if tw > iw or th > ih or x1 - x0 > tw or y1 - y0 > th:
-            return None
-        g = STRIDE
-        wx = min(int(x0 // g) * g, (iw - tw) // g * g)
-        wy = min(int(y0 // g) * g, (ih - th) // g * g)
-        if x1 > wx + tw or y1 > wy + th:
+        wx, wy = _placed(x0, x1, tw, iw), _placed(y0, y1, th, ih)
+        if wx is None or wy is None:
             return None
         return wx, wy, wx + tw, wy + th
 
@@ -101,6 +97,18 @@ class RegionalDetector:
         merged = sv.Detections.merge([last[~_touching(last, changed_box)], fresh[_touching(fresh, changed_box)]])
         self._last = self.detector.suppress(merged)
         return self._last
+
+
+def _placed(lo: float, hi: float, size: int, limit: int, stride: int = STRIDE) -> int | None:
+    """Where a tile of `size` starts along one axis of an input `limit` long so that it holds [lo, hi]: on
+    the stride grid, inside the input, and as near centred on [lo, hi] as the grid allows (the most
+    context on both sides: the tile's edge is where its reading can differ from the whole look's)."""
+    first = max(0, -int(-(hi - size) // stride) * stride)  # the first start on the grid reaching hi
+    last = min(int(lo // stride) * stride, (limit - size) // stride * stride)  # the last one starting by lo
+    if first > last:
+        return None
+    centred = (lo + hi - size) / 2
+    return int(min(max(round(centred / stride) * stride, first), last))
 
 
 def _touching(det: sv.Detections, box: Box) -> np.ndarray:

@@ -51,8 +51,9 @@ def test_the_tile_window_holds_the_change_with_its_context_or_is_none(detector):
     regional = RegionalDetector(detector, context_px=48)
     assert regional.tile_size == (288, 480)
     # Windows of the detector's 960x544 input (the 1280x720 frame at 0.75, 2 rows of padding above and
-    # below), starting on its stride grid (multiples of 32 input px); 48 frame px of context are 36 input px.
-    assert regional.window((1280, 720), (600, 300, 700, 380)) == (384, 160, 864, 448)
+    # below), starting on its stride grid (multiples of 32 input px), as near centred on the change as the
+    # grid allows; 48 frame px of context are 36 input px.
+    assert regional.window((1280, 720), (600, 300, 700, 380)) == (256, 128, 736, 416)
     assert regional.window((1280, 720), (0, 500, 40, 560)) == (0, 256, 480, 544)  # kept inside the input
     assert regional.window((1280, 720), (1200, 650, 1280, 720)) == (480, 256, 960, 544)  # to the corner
     assert regional.window((1280, 720), (100, 100, 700, 300)) is None  # wider than a tile with its context
@@ -143,3 +144,20 @@ def test_a_dealt_session_gives_the_same_zone_changes_looking_only_where_it_chang
     assert changes["regional"] == changes["whole"]
     assert len(changes["whole"]) >= 10
     assert pipes["regional"].regional.counters.tile >= 5  # and it did look through the tile
+
+
+def test_a_tile_is_placed_on_the_grid_holding_the_change_as_near_centred_as_it_can():
+    from pipelines.vision.regional import _placed
+
+    rng = np.random.default_rng(3)
+    for _ in range(2000):
+        lo = float(rng.uniform(0, 900))
+        hi = min(960.0, lo + float(rng.uniform(1, 600)))
+        at = _placed(lo, hi, 480, 960)
+        fits = [s for s in range(0, 481, 32) if s <= lo and hi <= s + 480]
+        if not fits:
+            assert at is None
+            continue
+        assert at in fits
+        centre = (lo + hi) / 2
+        assert abs(at + 240 - centre) <= min(abs(s + 240 - centre) for s in fits) + 1e-9
