@@ -65,7 +65,7 @@ class VisionConfig(BaseModel):
     every_nth_frame: int = Field(1, ge=1)
     motion_gating: bool = True
     regional: bool = Field(False, description="with motion gating, look only where the frame changed "
-                           "(models/detector_window.onnx), keeping the last detections elsewhere: faster, "
+                           "(models/detector_tile.onnx), keeping the last detections elsewhere: faster, "
                            "not yet as safe on King High (benchmarks/RESULTS.md)")
     reference_similarity: float = Field(0.8, gt=0, le=1, description="a box this similar to the empty-table "
                                         "reference shows bare felt and is dropped")

@@ -60,23 +60,15 @@ def _session(path: Path, threads: int):
         raise ModelError(f"{path}: cannot load ONNX model: {e}") from e
 
 
-def letterbox_geometry(frame_size: tuple[int, int], size: int | tuple[int, int]
-                       ) -> tuple[float, tuple[int, int], tuple[int, int]]:
-    """Where a (width, height) frame lies in a (height, width) letterbox canvas: (scale, (new width, new
-    height), (pad_x, pad_y))."""
-    th, tw = (size, size) if isinstance(size, int) else size
-    w, h = frame_size
-    scale = min(th / h, tw / w)
-    nw, nh = round(w * scale), round(h * scale)
-    return scale, (nw, nh), ((tw - nw) // 2, (th - nh) // 2)
-
-
 def letterbox(frame: np.ndarray, size: int | tuple[int, int]) -> tuple[np.ndarray, float, tuple[int, int]]:
     """Resize keeping aspect into a grey (height, width) canvas; returns (image, scale, (pad_x, pad_y))."""
     th, tw = (size, size) if isinstance(size, int) else size
-    scale, (nw, nh), (px, py) = letterbox_geometry((frame.shape[1], frame.shape[0]), size)
+    h, w = frame.shape[:2]
+    scale = min(th / h, tw / w)
+    nw, nh = round(w * scale), round(h * scale)
     resized = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA)
     canvas = np.full((th, tw, 3), 114, np.uint8)
+    px, py = (tw - nw) // 2, (th - nh) // 2
     canvas[py : py + nh, px : px + nw] = resized
     return canvas, scale, (px, py)
 
@@ -180,18 +172,18 @@ class Detector:
         return self.detect_batch([frame])[0]
 
     def detect_batch(self, frames: list[np.ndarray]) -> list[sv.Detections]:
-        return [self.detect_input(f, *letterbox(f, self.config.imgsz)) for f in frames]
+        return [self.detect_in(f, (0, 0, f.shape[1], f.shape[0])) for f in frames]
 
-    def detect_input(self, frame: np.ndarray, image: np.ndarray, scale: float, pad: tuple[int, int],
-                     origin: tuple[int, int] = (0, 0), session=None) -> sv.Detections:
-        """Detections, in `frame`'s coordinates, from `image`: the detector's input for `frame` (as
-        `letterbox` made it, with its `scale` and `pad`), or the window of it starting at `origin` read by
-        `session`, an export of the same weights at the window's size (pipelines/vision/regional.py)."""
+    def detect_in(self, frame: np.ndarray, window: tuple[int, int, int, int], session=None,
+                  size: tuple[int, int] | None = None) -> sv.Detections:
+        """Detections inside `window` (x0, y0, x1, y1 pixels of `frame`), in frame coordinates, from
+        `session` (an export of the same weights at input `size`; default the detector's own)."""
+        x0, y0, x1, y1 = window
         session = session or self._det
-        raw = session.run(None, {session.get_inputs()[0].name: _to_tensor([image])})[0][0]
+        img, scale, (px, py) = letterbox(frame[y0:y1, x0:x1], size or self.config.imgsz)
+        raw = session.run(None, {session.get_inputs()[0].name: _to_tensor([img])})[0][0]
         boxes, scores, cls = decode_yolo(raw, self.config.conf, self.config.iou, self._groups)
-        shift = np.array([origin[0] - pad[0], origin[1] - pad[1]] * 2, np.float32)
-        boxes = (boxes + shift) / scale
+        boxes = (boxes - np.array([px, py, px, py], np.float32)) / scale + np.array([x0, y0, x0, y0], np.float32)
         return self.verify_chips(frame, self._identify(frame, boxes, scores, cls))
 
     def suppress(self, det: sv.Detections) -> sv.Detections:

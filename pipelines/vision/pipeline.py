@@ -93,7 +93,7 @@ class VisionPipeline:
         self._zone_px: dict[str, np.ndarray] | None = None
         if regional and self.motion_gating:  # the gate says where the frame changed
             if not isinstance(detector, Detector):
-                raise ValueError("VisionPipeline: regional detection needs a Detector (it runs the window model)")
+                raise ValueError("VisionPipeline: regional detection needs a Detector (it runs the tile model)")
             self.regional = RegionalDetector(detector)
         self.counters = PipelineCounters()
         self.empty_table: EmptyTableFilter | None = None

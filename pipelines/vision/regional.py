@@ -1,26 +1,29 @@
-"""Looking only where the table changed: the detector on a window around the change, the last analysed
+"""Looking only where the table changed: the detector on one tile around the change, the last analysed
 frame's detections everywhere else.
 
 Between two analysed frames the dealer's hand usually changes a small part of the table (a median of 7-14 %
-of the frame on scripted sessions of the four games, with the context below). The window model is the same
-weights exported with a free input size (`models/detector_window.onnx`), and reads a window of the whole
-frame's own input (the 960x544 letterbox of a 1280x720 frame): the same pixels, on the same stride grid;
-its cost is about its share of the input's pixels. It does not read exactly as the whole look does: the
-detector's attention layer (YOLO11's C2PSA) sees its whole input, so what lies outside the window moves a
-reading inside it (a $100 chip 0.82 whole, 0.54-0.74 through windows of 64-224 px of context, not in
-order). Held-out video decides whether the difference matters (benchmarks/RESULTS.md).
+of the frame on scripted sessions of the four games, with the context below). The tile model is the same
+weights exported at 480x288, a quarter of the default input's pixels, and is fed at the default model's
+scale (a 640x384 window of a 1280x720 frame), so cards and chips are the size the detector reads best.
 
-- Every object the changed box touches is read anew: a detection of the window counts when its box
-  overlaps the changed box, one of the last frame when it does not (the window holds `context_px` around
-  the change, so an object reaching into it is seen whole and well inside the window: with 48 px a $100
-  chip 50 px from the edge was missed in three frames of five that the whole frame read it in, and a King
-  High payout was never confirmed). The two are merged under the detector's own suppression, so an
-  object on the box's edge is kept once.
+- Every object the changed box touches is read anew: a detection of the tile counts when its box
+  overlaps the changed box, one of the last frame when it does not (the tile holds `context_px` around
+  the change, so an object reaching into it is seen whole and well inside the tile: with 48 px a $100
+  chip 50 px from the tile's edge was missed in three frames of five that the whole frame read it in, and
+  a King High payout was never confirmed). The two are merged under the detector's own suppression, so
+  an object on the box's edge is kept once.
 - The pipeline adds the zones the tracker is still confirming to the changed box: debouncing needs
   fresh readings of them, as the whole-frame path gives (an unsure chip read again may read sure).
-- A change whose window would cover more than `max_share` of the input (little to save), the gate's
-  refresh, and the first frame are looked at whole. A frame with no change and nothing to confirm keeps
-  the last detections.
+- A change that does not fit one tile with its context, the gate's refresh, and the first frame are
+  looked at whole. A frame with no change and nothing to confirm keeps the last detections.
+
+No tile reads exactly as the whole frame does, however it is cut: the detector's attention layer (YOLO11's
+C2PSA, at stride 32) sees its whole input, so what lies outside the tile moves readings inside it (a $100
+chip 0.82 whole, 0.54-0.74 through windows with 64-224 px of context). Two variants were measured and
+dropped (benchmarks/RESULTS.md, eleventh session): a tile cut from the whole frame's own input on its
+32-px grid (same pixels, finer placement, more frames through tiles: fewer exact King High rounds), and
+windows of any size (the same weights exported with a free input size; 90 % of analysed frames through a
+window, and three wrong rounds on two held-out sets). Mixed readings are the risk, so this stays opt-in.
 """
 
 from __future__ import annotations
@@ -31,59 +34,55 @@ from pathlib import Path
 import numpy as np
 import supervision as sv
 
-from .detect import Detector, ModelError, _session, letterbox, letterbox_geometry
+from .detect import Detector, ModelError, _session
 from .paths import MODELS_DIR
 
-WINDOW_PATH = MODELS_DIR / "detector_window.onnx"
-STRIDE = 32  # the detector's deepest stride (input pixels): a window on it keeps the whole look's anchor cells
+TILE_PATH = MODELS_DIR / "detector_tile.onnx"
 Box = tuple[int, int, int, int]
 
 
 @dataclass
 class RegionalCounters:
     whole: int = 0  # frames the detector looked at whole
-    window: int = 0  # frames it looked at through a window around the change
+    tile: int = 0  # frames it looked at through one tile
     reused: int = 0  # frames with no change: the last detections kept
-    window_share: float = 0.0  # the windows' pixels, in whole inputs (the work they cost, roughly)
 
 
 class RegionalDetector:
     """`detect(frame, changed_box)`: the frame's detections, looking only at `changed_box` where it can."""
 
-    def __init__(self, detector: Detector, window_path: Path = WINDOW_PATH, context_px: int = 160,
-                 max_share: float = 0.6) -> None:
+    def __init__(self, detector: Detector, tile_path: Path = TILE_PATH, context_px: int = 96) -> None:
         self.detector = detector
-        self._session = _session(window_path, detector.config.threads)
-        shape = self._session.get_inputs()[0].shape
-        if isinstance(shape[2], int) or isinstance(shape[3], int):
-            raise ModelError(f"{window_path}: the window model needs a free input size, got {shape[2:]} "
-                             "(export it with dynamic=True)")
+        self._tile = _session(tile_path, detector.config.threads)
+        shape = self._tile.get_inputs()[0].shape
+        if not (isinstance(shape[2], int) and isinstance(shape[3], int)):
+            raise ModelError(f"{tile_path}: the tile model needs a fixed input size, got {shape[2:]}")
+        self.tile_size = (int(shape[2]), int(shape[3]))  # (height, width)
         self.context_px = context_px
-        self.max_share = max_share
         self.counters = RegionalCounters()
         self._last: sv.Detections | None = None
 
     def window(self, frame_size: tuple[int, int], box: Box) -> Box | None:
-        """The window of the detector's input (the letterboxed frame, input pixels) that holds `box`
-        (frame pixels) with its context, on the input's stride grid; None when it would cover more than
-        `max_share` of the input.
-
-        Cut from the whole frame's input on its grid, the window reads the very pixels the whole look
-        reads, in the same anchor cells. A tile resized from the frame on its own put the grid elsewhere,
-        and an unsure chip read in one look was missed in the other: a King High payout read alternately
-        as 4 and 5 chips never confirmed (held-out seed 9301)."""
-        ih, iw = self.detector.config.imgsz
-        scale, _, (px, py) = letterbox_geometry(frame_size, (ih, iw))
-        c = self.context_px * scale
-        g = STRIDE
-        # The box with its context, in input pixels, out to the grid; past the frame's edge is nothing.
-        x0 = max(0, int((box[0] * scale + px - c) // g) * g)
-        y0 = max(0, int((box[1] * scale + py - c) // g) * g)
-        x1 = min(iw, -int(-(box[2] * scale + px + c) // g) * g)
-        y1 = min(ih, -int(-(box[3] * scale + py + c) // g) * g)
-        if x1 <= x0 or y1 <= y0 or (x1 - x0) * (y1 - y0) > self.max_share * iw * ih:
+        """The tile's window (frame pixels) around `box`, at the default model's scale, or None when
+        `box` with its context does not fit one tile."""
+        w, h = frame_size
+        dh, dw = self.detector.config.imgsz
+        scale = min(dh / h, dw / w)
+        tw, th = round(self.tile_size[1] / scale), round(self.tile_size[0] / scale)
+        x0, y0, x1, y1 = box
+        c = self.context_px
+        if x1 - x0 + 2 * c > tw or y1 - y0 + 2 * c > th or tw > w or th > h:
             return None
-        return x0, y0, x1, y1
+        # On the whole frame's grid: the window starts at a multiple of three deepest strides (96 input px)
+        # that is whole frame pixels, so the tile's input is the whole input's pixels and its anchor cells
+        # the same. Off the grid, an unsure chip read in one look was missed in the other, and a King High
+        # payout read alternately as 4 and 5 chips never confirmed (held-out seed 9301).
+        g = _grid(scale)
+        wx = min(max(0, (x0 - c) // g * g), (w - tw) // g * g)
+        wy = min(max(0, (y0 - c) // g * g), (h - th) // g * g)
+        if x1 + c > wx + tw or y1 + c > wy + th:
+            return None
+        return wx, wy, wx + tw, wy + th
 
     def detect(self, frame: np.ndarray, changed_box: Box | None) -> sv.Detections:
         """This frame's detections. `changed_box`: where it differs from the last frame passed here
@@ -98,14 +97,20 @@ class RegionalDetector:
             self.counters.whole += 1
             self._last = self.detector.detect(frame)
             return self._last
-        image, scale, pad = letterbox(frame, self.detector.config.imgsz)
-        x0, y0, x1, y1 = window
-        self.counters.window += 1
-        self.counters.window_share += (x1 - x0) * (y1 - y0) / (image.shape[0] * image.shape[1])
-        fresh = self.detector.detect_input(frame, image[y0:y1, x0:x1], scale, pad, (x0, y0), self._session)
+        self.counters.tile += 1
+        fresh = self.detector.detect_in(frame, window, self._tile, self.tile_size)
         merged = sv.Detections.merge([last[~_touching(last, changed_box)], fresh[_touching(fresh, changed_box)]])
         self._last = self.detector.suppress(merged)
         return self._last
+
+
+def _grid(scale: float, stride: int = 32) -> int:
+    """The fewest whole frame pixels that are a whole number of `stride`s at `scale` (128 at 0.75)."""
+    for k in range(1, 65):
+        px = k * stride / scale
+        if abs(px - round(px)) < 1e-6:
+            return round(px)
+    return round(stride / scale)
 
 
 def _touching(det: sv.Detections, box: Box) -> np.ndarray:

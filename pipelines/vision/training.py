@@ -37,6 +37,7 @@ CLS_IMGSZ = 96
 CHUNK = 20  # frames per worker job
 DEPLOY_SHAPE = (544, 960)  # (height, width) of the detector input at run time
 FAST_SHAPE = (384, 640)
+TILE_SHAPE = (288, 480)  # one tile around a change, at DEPLOY_SHAPE's scale (pipelines/vision/regional.py)
 GENERATOR_VERSION = 2  # 2: a third of the frames come from scripted rounds (chips on cards, hands mid-deal)
 
 
@@ -141,12 +142,11 @@ def train(data: Path, epochs: int, imgsz: int, cls_epochs: int, device: str = "c
     report["det_train_s"] = round(time.perf_counter() - t0, 1)
     best = runs / "det" / "weights" / "best.pt"
     shutil.copy(best, out_dir / "detector.pt")
-    # Deployed on 16:9 rectangles (no padding): the accurate default, a fast profile, and the same weights
-    # with a free input size for the windows the default looks through where only part of the table
-    # changed (pipelines/vision/regional.py).
-    for name, shape, dynamic in (("detector.onnx", DEPLOY_SHAPE, False), ("detector_fast.onnx", FAST_SHAPE, False),
-                                 ("detector_window.onnx", DEPLOY_SHAPE, True)):
-        YOLO(str(best)).export(format="onnx", imgsz=list(shape), dynamic=dynamic, simplify=True, opset=17)
+    # Deployed on 16:9 rectangles (no padding): the accurate default, a fast profile, and the tile the
+    # default looks through where only part of the table changed.
+    for name, shape in (("detector.onnx", DEPLOY_SHAPE), ("detector_fast.onnx", FAST_SHAPE),
+                        ("detector_tile.onnx", TILE_SHAPE)):
+        YOLO(str(best)).export(format="onnx", imgsz=list(shape), dynamic=False, simplify=True, opset=17)
         shutil.copy(best.with_suffix(".onnx"), out_dir / name)
     t1 = time.perf_counter()
     cls = YOLO(str(cls_init) if cls_init else "yolo11n-cls.yaml")

@@ -1,5 +1,5 @@
-"""Looking only where the table changed: the gate's changed box, the window around it, and the committed
-window model against the whole-frame detector on simulated frames."""
+"""Looking only where the table changed: the gate's changed box, the tile window, and the committed tile
+model against the whole-frame detector on simulated frames."""
 
 from __future__ import annotations
 
@@ -47,43 +47,15 @@ def test_the_gate_says_where_the_frame_changed(table):
     assert (x1 - x0) * (y1 - y0) < 0.05 * cam.size[0] * cam.size[1]  # the new stack, not the table
 
 
-def test_the_window_holds_the_change_with_its_context_on_the_grid_or_is_none(detector):
+def test_the_tile_window_holds_the_change_with_its_context_or_is_none(detector):
     regional = RegionalDetector(detector, context_px=48)
-    # Windows of the detector's 960x544 input (the 1280x720 frame at 0.75, 2 rows of padding above and
-    # below) on its stride grid (multiples of 32 input px); 48 frame px of context are 36 input px.
-    assert regional.window((1280, 720), (600, 300, 700, 380)) == (384, 160, 576, 352)
-    assert regional.window((1280, 720), (0, 500, 40, 560)) == (0, 320, 96, 480)  # kept inside the input
-    assert regional.window((1280, 720), (1200, 650, 1280, 720)) == (864, 448, 960, 544)  # to the corner
-    assert regional.window((1280, 720), (0, 0, 1280, 400)) is None  # too much of the frame: look at it whole
-
-
-def test_a_window_reads_the_pixels_the_whole_look_reads(table, detector):
-    """Away from the window's edges it finds what the whole look finds, where it finds it. Not to the pixel,
-    nor to the same confidence: the detector's attention layer sees the whole input, so what lies outside
-    the window moves a reading inside it (here a $100 chip at the change's corner, 0.82 whole, 0.64)."""
-    from pipelines.vision.detect import letterbox
-
-    _, cam, new_bet, frames = table
-    regional = RegionalDetector(detector)
-    image, scale, pad = letterbox(frames[2], detector.config.imgsz)
-    cx, cy = cam.project(np.array([new_bet.centre]))[0].astype(int)
-    x0, y0, x1, y1 = window = regional.window((1280, 720), (cx - 60, cy - 60, cx + 60, cy + 60))
-    assert (x1 - x0) % 32 == 0 and (y1 - y0) % 32 == 0
-    got = detector.detect_input(frames[2], image[y0:y1, x0:x1], scale, pad, window[:2], regional._session)
-    whole = detector.detect(frames[2])
-    inner = (cx - 120, cy - 120, cx + 120, cy + 120)  # the window holds at least 160 px more around the box
-
-    def inside(det):
-        b = det.xyxy
-        keep = (b[:, 0] > inner[0]) & (b[:, 2] < inner[2]) & (b[:, 1] > inner[1]) & (b[:, 3] < inner[3])
-        return det[keep]
-
-    t, w = inside(got), inside(whole)
-    assert len(t) == len(w) >= 3
-    order_t, order_w = np.lexsort(t.xyxy.T[:2]), np.lexsort(w.xyxy.T[:2])
-    assert np.abs(t.xyxy[order_t] - w.xyxy[order_w]).max() < 3.0  # a chip is about 20 px across
-    assert np.abs(t.confidence[order_t] - w.confidence[order_w]).max() < 0.25
-    assert list(t.data["class_name"][order_t]) == list(w.data["class_name"][order_w])
+    assert regional.tile_size == (288, 480)
+    # At the default model's scale (960/1280) a 480x288 tile covers 640x384 frame pixels.
+    # Windows start on the whole frame's grid: multiples of 128 frame px (96 input px, three strides of 32).
+    assert regional.window((1280, 720), (600, 300, 700, 380)) == (512, 128, 1152, 512)
+    assert regional.window((1280, 720), (0, 500, 40, 560)) == (0, 256, 640, 640)  # kept inside the frame
+    assert regional.window((1280, 720), (0, 650, 40, 720)) is None  # no window on the grid reaches the edge
+    assert regional.window((1280, 720), (100, 100, 700, 300)) is None  # wider than a tile with its context
 
 
 def test_regional_detections_read_the_zones_as_the_whole_frame_does(table, detector):
@@ -95,8 +67,7 @@ def test_regional_detections_read_the_zones_as_the_whole_frame_does(table, detec
     regional.detect(frames[0], gate.changed_box)
     gate.check(2, frames[2])
     got = regional.detect(frames[2], gate.changed_box)
-    c = regional.counters
-    assert (c.whole, c.window, c.reused) == (1, 1, 0) and 0 < c.window_share < 0.25
+    assert vars(regional.counters) == {"whole": 1, "tile": 1, "reused": 0}
 
     def chips(obs):
         return {z: (sorted(o.chips), o.chips_uncertain) for z, o in obs.items() if o.chips}
@@ -107,7 +78,7 @@ def test_regional_detections_read_the_zones_as_the_whole_frame_does(table, detec
     assert regional.detect(frames[2], (0, 0, 0, 0)) is got  # nothing changed: nothing to look at again
 
 
-def test_regional_detection_needs_the_detector_that_runs_the_window(table):
+def test_regional_detection_needs_the_detector_that_runs_the_tile(table):
     layout, cam, _, _ = table
 
     class Stub:
@@ -144,5 +115,4 @@ def test_a_dealt_session_gives_the_same_zone_changes_looking_only_where_it_chang
         pipes[name] = pipe
     assert changes["regional"] == changes["whole"]
     assert len(changes["whole"]) >= 10
-    assert pipes["regional"].regional.counters.window >= 5  # and it did look through windows
-
+    assert pipes["regional"].regional.counters.tile >= 5  # and it did look through the tile
