@@ -5,9 +5,9 @@ frame read (an empty list for a frame that was skipped or changed nothing), so c
 Detections that still look like the empty table's reference image (printed felt art) are dropped
 before zones see them. A frame is analysed when the motion gate sees a change in some zone, at the
 gate's periodic refresh, and on every frame while the tracker still has unconfirmed contents
-(debouncing needs consecutive analysed frames). With `regional` (opt-in: faster, but on held-out King
-High video it made rounds wrong that the whole frame leaves incomplete, benchmarks/RESULTS.md), an
-analysed frame whose change the gate located is looked at only there (`regional.py`).
+(debouncing needs consecutive analysed frames). With `regional` (the default with a `Detector`: on the
+four held-out video sets as many rounds exact and none wrong, benchmarks/RESULTS.md, eleventh session),
+an analysed frame whose change the gate located and fits one tile is looked at only there (`regional.py`).
 """
 
 from __future__ import annotations
@@ -74,12 +74,15 @@ class VisionPipeline:
             every_nth_frame = every_nth_frame or vc.every_nth_frame
             reference = reference if reference is not None else config.camera.reference
             reference_similarity = vc.reference_similarity
-            regional = vc.regional if regional is None else regional
         else:
             self.config = None
             layout, H = config
         if detector is None:
             detector = _detector_for(self.config)
+        if regional is None:  # the table's setting (default on), where the detector can run the tile: not
+            # a replay of stored detections
+            on = self.config.vision.regional if self.config is not None else True
+            regional = on and isinstance(detector, Detector)
         self.layout = layout
         self.H = np.asarray(H, np.float64)
         self.detector = detector

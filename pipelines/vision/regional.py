@@ -23,7 +23,8 @@ chip 0.82 whole, 0.54-0.74 through windows with 64-224 px of context). Two varia
 dropped (benchmarks/RESULTS.md, eleventh session): a tile cut from the whole frame's own input on its
 32-px grid (same pixels, finer placement, more frames through tiles: fewer exact King High rounds), and
 windows of any size (the same weights exported with a free input size; 90 % of analysed frames through a
-window, and three wrong rounds on two held-out sets). Mixed readings are the risk, so this stays opt-in.
+window, and three wrong rounds on two held-out sets). Mixed readings are the risk: this tile, read on
+about 30 % of the analysed frames, made no round wrong on the four held-out sets, and as many exact.
 """
 
 from __future__ import annotations

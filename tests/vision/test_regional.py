@@ -116,3 +116,25 @@ def test_a_dealt_session_gives_the_same_zone_changes_looking_only_where_it_chang
     assert changes["regional"] == changes["whole"]
     assert len(changes["whole"]) >= 10
     assert pipes["regional"].regional.counters.tile >= 5  # and it did look through the tile
+
+
+def test_regional_detection_is_on_by_default_where_the_detector_can_run_the_tile(table, detector):
+    from pathlib import Path
+
+    from pipelines.config import load_table_config
+
+    layout, cam, _, _ = table
+    assert VisionPipeline((layout, cam.H), detector).regional is not None
+    assert VisionPipeline((layout, cam.H), detector, regional=False).regional is None
+    assert VisionPipeline((layout, cam.H), detector, motion_gating=False).regional is None  # no changed box
+
+    class Stored:  # a replay of stored detections: nothing to run the tile with
+        def detect(self, frame):
+            raise AssertionError("not called")
+
+    assert VisionPipeline((layout, cam.H), Stored()).regional is None
+    cfg = load_table_config(Path(__file__).resolve().parents[2] / "infra" / "tables" / "king-high.yaml")
+    assert cfg.vision.regional
+    off = cfg.model_copy(update={"vision": cfg.vision.model_copy(update={"regional": False})})
+    assert VisionPipeline(off, detector).regional is None
+    assert VisionPipeline(cfg, detector).regional is not None
