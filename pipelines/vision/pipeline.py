@@ -6,7 +6,7 @@ Detections that still look like the empty table's reference image (printed felt 
 before zones see them. A frame is analysed when the motion gate sees a change in some zone, at the
 gate's periodic refresh, and on every frame while the tracker still has unconfirmed contents
 (debouncing needs consecutive analysed frames). With `regional` (the default with a `Detector`: on the
-four held-out video sets as many rounds exact and none wrong, benchmarks/RESULTS.md, eleventh session),
+four held-out video sets no round wrong and 98 of 160 exact, benchmarks/RESULTS.md, eleventh session),
 an analysed frame whose change the gate located and fits one tile is looked at only there (`regional.py`).
 """
 
