@@ -16,9 +16,14 @@ settlement agree), wrong, or incomplete (the machine said it was unsure). See pi
   --live           (video, with --cache) the cached videos through the live path instead: the detector on
                    the frames the motion gate lets through, as `tablewatch watch` runs; --regional also
                    looks only where the frame changed (pipelines/vision/regional.py). Prints frames/s.
+                   Needs only the rendered sessions, not the stored detections.
+  --seeds S ...    several held-out sets in one run (each as --seed would run it), with the figures per
+                   game added up over all of them; --workers N runs N (set, game) sessions at once.
 
     python benchmarks/reconstruction.py --mode perfect --rounds 50 --json
     python benchmarks/reconstruction.py --mode video --rounds 8 --cache /tmp/recon-cache --json
+    python benchmarks/reconstruction.py --mode video --rounds 10 --seeds 9201 9301 9401 9501 9701 \
+        --cache /tmp/recon-cache --live --regional --workers 2 --json    # 50 rounds per game, as deployed
 """
 
 from __future__ import annotations
@@ -118,7 +123,9 @@ def cached_video(folder: Path, game: str, rounds: int, seed: int, fault_rate: fl
     from pipelines.vision.pipeline import VisionPipeline
 
     dets_path = folder / "detections.pkl"  # written by this script only: a local cache, never shared input
-    if not dets_path.exists():
+    if live is not None and not (folder / TRUTH_NAME).exists():
+        simulate_session(game, rounds, seed, folder, fault_rate, progress=False)  # the live path needs no boxes
+    if live is None and not dets_path.exists():
         truth = simulate_session(game, rounds, seed, folder, fault_rate, progress=False)
         det = Detector(DetectorConfig(verifier_path=None))  # the detector's own boxes: see --cache
         frames = FrameSource(str(folder / truth.video), fps=truth.fps)
@@ -144,12 +151,54 @@ def cached_video(folder: Path, game: str, rounds: int, seed: int, fault_rate: fl
     return got, truth.rounds
 
 
+def session(job: tuple[str, int, argparse.Namespace]) -> tuple[str, int, dict, list[str]]:
+    """One game's session on one held-out set: (game, set, tally, the lines to print)."""
+    game, seed, args = job
+    t0 = time.perf_counter()
+    # Each game's seed follows from its place in GAME_IDS, so --games X reproduces the full run's X.
+    i = GAME_IDS.index(game) if game in GAME_IDS else len(GAME_IDS)
+    live = ("regional" if args.regional else "gated") if args.live else None
+    extra = ({"cache": args.cache, "verifier": not args.no_verifier, "live": live}
+             if args.mode == "video" and args.cache else {})
+    run = perfect if args.mode == "perfect" else video
+    got, truth = run(game, args.rounds, seed + i, args.faults, **extra)
+    verdicts = compare_rounds(got, truth)
+    t = tally(verdicts)
+    t["doubts"] = dict(Counter(k for v in verdicts if v.result == "incomplete" for k in doubt_kinds(v.why)))
+    label = f"{game:15s}" + (f" set {seed}" if len(args.seeds) > 1 else "")
+    lines = [f"{label} {args.mode}: {t['rounds']} rounds, exact {t['exact']} "
+             f"({100 * t['exact'] / max(1, t['rounds']):.1f} %), wrong {t['wrong']}, "
+             f"incomplete {t['incomplete']} (read right all the same {t['incomplete_right']})"
+             f"  [{time.perf_counter() - t0:.0f} s]"]
+    if t["doubts"]:
+        lines.append(f"    incomplete rounds by what their notes say: {t['doubts']}")
+    for v in [v for v in verdicts if v.result != "exact"][:args.show]:
+        mark = " (read right)" if v.right else ""
+        lines.append(f"    {v.result:10s} {v.round_id}{mark}: {v.why[:300]}")
+    return game, seed, t, lines
+
+
+def add_up(tallies: list[dict]) -> dict:
+    """Figures of several sessions of one game as one: counts summed, doubt kinds merged."""
+    total: dict = {}
+    doubts: Counter = Counter()
+    for t in tallies:
+        for key, value in t.items():
+            if key == "doubts":
+                doubts.update(value)
+            else:
+                total[key] = total.get(key, 0) + value
+    return {**total, "doubts": dict(doubts)}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--mode", choices=("perfect", "video"), default="perfect")
     ap.add_argument("--rounds", type=int, default=50, help="rounds per game")
     ap.add_argument("--games", nargs="*", default=list(GAME_IDS))
     ap.add_argument("--seed", type=int, default=HELD_OUT_SEED)
+    ap.add_argument("--seeds", type=int, nargs="+", default=None, help="several held-out sets, added up")
+    ap.add_argument("--workers", type=int, default=1, help="sessions run at once (processes)")
     ap.add_argument("--faults", type=float, default=0.2, help="per-round rate of each fault type")
     ap.add_argument("--show", type=int, default=3, help="print up to N non-exact rounds per game with why")
     ap.add_argument("--cache", type=Path, default=None, help="video mode: reuse rendered sessions and detections")
@@ -158,31 +207,39 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--regional", action="store_true", help="with --live: look only where the frame changed")
     ap.add_argument("--json", action="store_true", help="end with one JSON object line")
     args = ap.parse_args(argv)
-    run = perfect if args.mode == "perfect" else video
-    per_game: dict[str, dict[str, int]] = {}
-    for game in args.games:
-        t0 = time.perf_counter()
-        # Each game's seed follows from its place in GAME_IDS, so --games X reproduces the full run's X.
-        i = GAME_IDS.index(game) if game in GAME_IDS else len(GAME_IDS)
-        live = ("regional" if args.regional else "gated") if args.live else None
-        extra = ({"cache": args.cache, "verifier": not args.no_verifier, "live": live}
-                 if args.mode == "video" and args.cache else {})
-        got, truth = run(game, args.rounds, args.seed + i, args.faults, **extra)
-        verdicts = compare_rounds(got, truth)
-        per_game[game] = tally(verdicts)
-        t = per_game[game]
-        t["doubts"] = dict(Counter(k for v in verdicts if v.result == "incomplete" for k in doubt_kinds(v.why)))
-        print(f"{game:15s} {args.mode}: {t['rounds']} rounds, exact {t['exact']} "
-              f"({100 * t['exact'] / max(1, t['rounds']):.1f} %), wrong {t['wrong']}, "
-              f"incomplete {t['incomplete']} (read right all the same {t['incomplete_right']})"
-              f"  [{time.perf_counter() - t0:.0f} s]")
-        if t["doubts"]:
-            print(f"    incomplete rounds by what their notes say: {t['doubts']}")
-        for v in [v for v in verdicts if v.result != "exact"][:args.show]:
-            mark = " (read right)" if v.right else ""
-            print(f"    {v.result:10s} {v.round_id}{mark}: {v.why[:300]}")
+    if args.workers < 1:
+        ap.error(f"--workers must be at least 1, got {args.workers}")
+    args.seeds = args.seeds or [args.seed]
+    jobs = [(game, seed, args) for seed in args.seeds for game in args.games]
+    results: dict[tuple[str, int], dict] = {}
+
+    def report(done: tuple[str, int, dict, list[str]]) -> None:  # printed as each session ends
+        game, seed, t, lines = done
+        results[(game, seed)] = t
+        print("\n".join(lines), flush=True)
+
+    if args.workers == 1:
+        for job in jobs:
+            report(session(job))
+    else:
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        with ProcessPoolExecutor(max_workers=args.workers) as pool:
+            for future in as_completed([pool.submit(session, job) for job in jobs]):
+                report(future.result())
+    per_game = {game: add_up([results[(game, seed)] for seed in args.seeds]) for game in args.games}
+    if len(args.seeds) > 1:
+        for game, t in per_game.items():
+            print(f"{game:15s} all {len(args.seeds)} sets: {t['rounds']} rounds, exact {t['exact']} "
+                  f"({100 * t['exact'] / max(1, t['rounds']):.1f} %), wrong {t['wrong']}, "
+                  f"incomplete {t['incomplete']}; doubts {t['doubts']}")
     if args.json:
-        print(json.dumps({"mode": args.mode, "seed": args.seed, "faults": args.faults, "per_game": per_game}))
+        out: dict = {"mode": args.mode, "seeds": args.seeds, "faults": args.faults, "per_game": per_game}
+        if len(args.seeds) == 1:
+            out["seed"] = args.seeds[0]
+        else:
+            out["per_set"] = {str(seed): {game: results[(game, seed)] for game in args.games} for seed in args.seeds}
+        print(json.dumps(out))
     return 0
 
 

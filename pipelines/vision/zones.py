@@ -85,14 +85,33 @@ def apply_homography(H: np.ndarray, points: np.ndarray) -> np.ndarray:
     return homog[:, :2] / homog[:, 2:3]
 
 
-def _segment_distance(points: np.ndarray, poly: np.ndarray) -> np.ndarray:
-    """Distance (N,) from each point to the polygon's boundary."""
-    a, b = poly, np.roll(poly, -1, axis=0)
-    ab = b - a  # (E, 2)
-    ap = points[:, None, :] - a[None]  # (N, E, 2)
-    t = np.clip((ap * ab).sum(-1) / np.maximum((ab * ab).sum(-1), 1e-12), 0.0, 1.0)
-    closest = a[None] + t[..., None] * ab[None]
-    return np.linalg.norm(points[:, None, :] - closest, axis=-1).min(axis=1)
+@dataclass(frozen=True)
+class _Outlines:
+    """The edges of several polygons in one array, so that every point's distance to every outline is one
+    vectorised step (a Python loop over a King High layout's ~100 chip zones cost more than the rest of
+    mapping a frame)."""
+
+    start: np.ndarray  # (E, 2) each edge's first corner
+    vec: np.ndarray  # (E, 2) from that corner to the next
+    first: np.ndarray  # (Z,) index of each polygon's first edge
+
+    @classmethod
+    def of(cls, polygons: list[np.ndarray]) -> _Outlines:
+        corners = [np.asarray(p, np.float64).reshape(-1, 2) for p in polygons]
+        if not corners:
+            return cls(np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0, int))
+        first = np.cumsum([0] + [len(c) for c in corners[:-1]])
+        return cls(np.concatenate(corners), np.concatenate([np.roll(c, -1, axis=0) - c for c in corners]), first)
+
+    def distances(self, points: np.ndarray) -> np.ndarray:
+        """(N, Z): each point's distance to each polygon's outline."""
+        pts = np.asarray(points, np.float64).reshape(-1, 2)
+        if not len(pts) or not len(self.first):
+            return np.zeros((len(pts), len(self.first)))
+        ap = pts[:, None, :] - self.start[None]  # (N, E, 2)
+        t = np.clip((ap * self.vec).sum(-1) / np.maximum((self.vec * self.vec).sum(-1), 1e-12), 0.0, 1.0)
+        edge = np.linalg.norm(ap - t[..., None] * self.vec[None], axis=-1)  # to the edge's nearest point
+        return np.minimum.reduceat(edge, self.first, axis=1)
 
 
 def polygon_gap_mm(a: list[tuple[float, float]], b: list[tuple[float, float]]) -> float:
@@ -100,7 +119,7 @@ def polygon_gap_mm(a: list[tuple[float, float]], b: list[tuple[float, float]]) -
     pa, pb = np.asarray(a, np.float64), np.asarray(b, np.float64)
     if MplPath(pa).contains_points(pb).any() or MplPath(pb).contains_points(pa).any():
         return 0.0
-    return float(min(_segment_distance(pa, pb).min(), _segment_distance(pb, pa).min()))
+    return float(min(_Outlines.of([pb]).distances(pa).min(), _Outlines.of([pa]).distances(pb).min()))
 
 
 @dataclass
@@ -142,6 +161,11 @@ class ZoneMapper:
             geoms.append(_ZoneGeom(z.name, z.kind, poly, MplPath(poly), _area(poly)))
         self._card_zones = [g for g in geoms if g.kind in CARD_KINDS]
         self._chip_zones = [g for g in geoms if g.kind in CHIP_KINDS]
+        self._card_outlines = _Outlines.of([g.polygon for g in self._card_zones])
+        self._chip_outlines = _Outlines.of([g.polygon for g in self._chip_zones])
+        self._chip_areas = np.array([g.area for g in self._chip_zones])
+        self._bet_zones = [g for g in self._chip_zones if g.kind == "bet"]
+        self._bet_centres = np.array([g.polygon.mean(axis=0) for g in self._bet_zones]).reshape(-1, 2)
 
     # ------------------------------------------------------------------------------------ geometry
 
@@ -167,7 +191,7 @@ class ZoneMapper:
             out[i] = [self._card_zones[j].name for j in np.flatnonzero(inside[i])]
         lost = np.flatnonzero(~inside.any(axis=1))
         if len(lost):
-            dist = np.stack([_segment_distance(pts[lost], g.polygon) for g in self._card_zones], axis=1)
+            dist = self._card_outlines.distances(pts[lost])
             best = dist.argmin(axis=1)
             for k, i in enumerate(lost):
                 if dist[k, best[k]] <= self.card_reach_mm:
@@ -179,18 +203,15 @@ class ZoneMapper:
         pts = np.asarray(points_mm, np.float64).reshape(-1, 2)
         if not len(pts) or not self._chip_zones:
             return [None] * len(pts)
-        inside = np.stack([g.path.contains_points(pts) for g in self._chip_zones], axis=1)
-        areas = np.array([g.area for g in self._chip_zones])
-        dist = np.stack([_segment_distance(pts, g.polygon) for g in self._chip_zones], axis=1)
-        out: list[str | None] = []
-        for i in range(len(pts)):
-            if inside[i].any():
-                cand = np.flatnonzero(inside[i])
-                out.append(self._chip_zones[cand[areas[cand].argmin()]].name)
-            else:
-                j = int(dist[i].argmin())
-                out.append(self._chip_zones[j].name if dist[i, j] <= self.stack_reach_mm else None)
-        return out
+        inside = np.stack([g.path.contains_points(pts) for g in self._chip_zones], axis=1)  # (N, Z)
+        smallest = np.where(inside, self._chip_areas[None], np.inf).argmin(axis=1)
+        dist = self._chip_outlines.distances(pts)
+        nearest = dist.argmin(axis=1)
+        reach = dist[np.arange(len(pts)), nearest] <= self.stack_reach_mm
+        held = inside.any(axis=1)
+        names = [g.name for g in self._chip_zones]
+        return [names[s] if h else names[n] if r else None
+                for s, n, h, r in zip(smallest, nearest, held, reach, strict=True)]
 
     def group_stacks(self, chips_mm: np.ndarray, values: np.ndarray | None = None) -> list[ChipStackObs]:
         """Group chip centres (mm) into spread stacks and assign each stack a zone. With the chips' `values`,
@@ -220,11 +241,10 @@ class ZoneMapper:
         that zone's centre in mm (else inf)."""
         out = np.full(len(pts), "", dtype=object)
         off = np.full(len(pts), np.inf)
-        for g in self._chip_zones:
-            if g.kind == "bet":
-                hit = g.path.contains_points(pts) & (out == "")
-                out[hit] = g.name
-                off[hit] = np.linalg.norm(pts[hit] - g.polygon.mean(axis=0), axis=1)
+        for g, centre in zip(self._bet_zones, self._bet_centres, strict=True):
+            hit = g.path.contains_points(pts) & (out == "")
+            out[hit] = g.name
+            off[hit] = np.linalg.norm(pts[hit] - centre, axis=1)
         return out, off
 
     def _rows(self, pts: np.ndarray, values: np.ndarray) -> list[list[int]]:
