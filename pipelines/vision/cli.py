@@ -13,24 +13,40 @@ import click
               help="dataset folder; built from the simulator first when it has no det/data.yaml")
 @click.option("--images", default=1500, show_default=True, help="frames to render when building the data")
 @click.option("--seed", default=1, show_default=True, help="simulator seed for the training frames")
-@click.option("--epochs", default=30, show_default=True)
-@click.option("--imgsz", default=960, show_default=True, help="detector input size")
-@click.option("--cls-epochs", default=15, show_default=True, help="card classifier epochs")
+@click.option("--epochs", default=30, show_default=True, help="detector epochs (with --hours: as fit)")
+@click.option("--imgsz", default=640, show_default=True, help="training input size (the ONNX exports are 960x544, "
+              "640x384 and a 480x288 tile whatever it is)")
+@click.option("--cls-epochs", default=15, show_default=True, help="classifier epochs (with --hours: as fit)")
+@click.option("--hours", type=click.FloatRange(min=0), default=1.5, show_default=True,
+              help="time budget for training both models (two thirds detector, one third classifier), which "
+                   "keeps a run on 2 CPU cores within about 90 minutes; the epochs then follow from it. 0: no "
+                   "budget, --epochs and --cls-epochs decide")
+@click.option("--init-from", "init_from", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="fine-tune the detector.pt and card_classifier.pt in this folder (e.g. models) instead of "
+                   "training from the model yamls")
 @click.option("--device", default="cpu", show_default=True, help="cpu, or a CUDA device index")
 @click.option("--batch", default=16, show_default=True)
 @click.option("--workers", default=2, show_default=True, help="data loader and rendering processes")
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), default=None, help="default: models/")
-def train_detector(data: Path, images: int, seed: int, epochs: int, imgsz: int, cls_epochs: int, device: str,
-                   batch: int, workers: int, out_dir: Path | None) -> None:
+def train_detector(data: Path, images: int, seed: int, epochs: int, imgsz: int, cls_epochs: int,
+                   hours: float, init_from: Path | None, device: str, batch: int, workers: int,
+                   out_dir: Path | None) -> None:
     """Train the card/chip detector and the card classifier on simulator data (needs the `train` extra)."""
     from .paths import MODELS_DIR
     from .training import build_training_sets, train
 
+    inits = {}
+    if init_from is not None:
+        inits = {"det_init": init_from / "detector.pt", "cls_init": init_from / "card_classifier.pt"}
+        missing = [str(p) for p in inits.values() if not p.exists()]
+        if missing:
+            raise click.BadParameter(f"no weights to fine-tune at {', '.join(missing)}", param_hint="--init-from")
     if not (data / "det" / "data.yaml").exists():
         meta = build_training_sets(data, images=images, seed=seed, workers=workers)
         click.echo(f"built training data: {json.dumps(meta)}")
+    budget = {"det_hours": hours * 2 / 3, "cls_hours": hours / 3} if hours else {}
     report = train(data, epochs=epochs, imgsz=imgsz, cls_epochs=cls_epochs, device=device, batch=batch,
-                   workers=workers, out_dir=out_dir or MODELS_DIR)
+                   workers=workers, out_dir=out_dir or MODELS_DIR, **budget, **inits)
     click.echo(json.dumps(report))
 
 

@@ -51,7 +51,7 @@ def _payout_beside(wager_steps: list[tuple[int, float]], payout_at: int, paid: f
     live = LiveRound(start=0)
     rule = Settlement(seat=7, spot="low", hand=1, wagered=15.0, amount=15.0, outcome="win", net=rules_pay,
                       line="low", order=1, rule="test")
-    m._doubt_payouts_split_with_wager([ws], [rule], live)
+    m._doubt_short_payouts([ws], [rule], live)
     return ws.uncertain, live.notes
 
 

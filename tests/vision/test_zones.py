@@ -10,7 +10,7 @@ from pipelines.sim.camera import Camera
 from pipelines.sim.render import chip_positions, render
 from pipelines.sim.scene import DENOMINATIONS, ChipStack, Occluder, PlacedCard, Scene
 from pipelines.vision.chip_boxes import share_under
-from pipelines.vision.zones import ChipSpread, ZoneMapper, apply_homography
+from pipelines.vision.zones import ChipSpread, ZoneMapper, _Outlines, apply_homography, polygon_gap_mm
 
 GAMES = ("king-high", "high-tie", "3-card-monster", "pick-2-poker")
 
@@ -311,3 +311,25 @@ def test_a_lone_unsure_box_off_the_rows_of_a_sure_stack_is_no_chip(oracle):
     sure = _detections_of(mapper, cam, stack, oracle, {}, tuple(off_row))
     sure.confidence[-1], sure.data["uncertain"][-1] = 0.9, False  # read confidently, it is not ours to drop
     assert sorted(mapper.observe(sure)[z.name].chips) == [1, 5, 5, 5]
+
+
+def test_outline_distances_match_each_polygon_measured_alone():
+    """All zones' outlines in one array give, per zone, the distance measured against that zone alone."""
+    rng = np.random.default_rng(5)
+    polygons = [rng.uniform(-200, 200, 2) + rng.uniform(5, 60, (k, 2)) for k in (3, 4, 7, 4)]
+    points = rng.uniform(-300, 300, (25, 2))
+
+    def alone(p: np.ndarray, poly: np.ndarray) -> float:  # nearest point of each edge, one edge at a time
+        best = np.inf
+        for a, b in zip(poly, np.roll(poly, -1, axis=0), strict=True):
+            t = np.clip(np.dot(p - a, b - a) / np.dot(b - a, b - a), 0, 1)
+            best = min(best, float(np.hypot(*(p - (a + t * (b - a))))))
+        return best
+
+    got = _Outlines.of(polygons).distances(points)
+    assert got.shape == (25, 4)
+    want = np.array([[alone(p, poly) for poly in polygons] for p in points])
+    np.testing.assert_allclose(got, want, atol=1e-9)
+    square = [(0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0)]
+    assert polygon_gap_mm(square, [(x + 25.0, y) for x, y in square]) == pytest.approx(15.0)
+    assert polygon_gap_mm(square, [(x + 5.0, y + 5.0) for x, y in square]) == 0.0  # overlapping

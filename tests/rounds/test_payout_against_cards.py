@@ -1,0 +1,39 @@
+"""A payout lying against its seat's cards and read short of what the rules pay is in doubt, not a short
+pay: the detector misses chips lying over a card's edge (3 Card Monster's Play, Pick 2's Ante and Play)."""
+
+from __future__ import annotations
+
+from pipelines.games.round import Wager
+from pipelines.games.settlement import Settlement
+from pipelines.rounds.machine import LiveRound, RoundMachine, WagerSeen
+from pipelines.rounds.pick2_poker import Pick2PokerMachine
+from pipelines.rounds.three_card_monster import ThreeCardMonsterMachine
+from pipelines.rounds.timeline import ChipInstance
+
+
+def _short_payout(m: RoundMachine, spot: str, paid: float, rules_pay: float = 30.0) -> tuple[bool, list[str]]:
+    """Seat 2's $30 `spot` wager won; its payout was read as `paid` and never moved its wager's reading."""
+    w = Wager(seat=2, spot=spot, hand=0, amount=30.0)
+    ws = WagerSeen(w, ChipInstance(f"seat2.{spot}", 0, [(0, 30.0)]), 5, f"seat2.{spot}.paid", outcome="win",
+                   paid=paid)
+    ws.payout = ChipInstance(f"seat2.{spot}.paid", 100, [(100, paid)])
+    live = LiveRound(start=0)
+    rule = Settlement(seat=2, spot=spot, hand=0, wagered=30.0, amount=30.0, outcome="win", net=rules_pay,
+                      line=spot, order=1, rule="test")
+    m._doubt_short_payouts([ws], [rule], live)
+    return ws.uncertain, live.notes
+
+
+def test_a_short_payout_against_the_cards_is_in_doubt() -> None:
+    doubt, notes = _short_payout(ThreeCardMonsterMachine("T1"), "play", paid=5.0)
+    assert doubt and "payout read as 5" in notes[0] and "against the seat's cards" in notes[0]
+    doubt, notes = _short_payout(Pick2PokerMachine("T1"), "ante", paid=5.0)
+    assert doubt and "seat 2 ante" in notes[0]
+
+
+def test_a_payout_as_the_rules_pay_or_away_from_the_cards_stands() -> None:
+    # paid in full (or more: an overpay is seen whole), nothing to doubt
+    assert _short_payout(ThreeCardMonsterMachine("T1"), "play", paid=30.0) == (False, [])
+    assert _short_payout(ThreeCardMonsterMachine("T1"), "play", paid=35.0) == (False, [])
+    # 3 Card Monster's Ante lies away from the cards: a short payout there stands, to be flagged
+    assert _short_payout(ThreeCardMonsterMachine("T1"), "ante", paid=5.0) == (False, [])
