@@ -27,7 +27,8 @@ import click
 @click.option("--device", default="cpu", show_default=True, help="cpu, or a CUDA device index")
 @click.option("--batch", default=16, show_default=True)
 @click.option("--workers", default=2, show_default=True, help="data loader and rendering processes")
-@click.option("--out", "out_dir", type=click.Path(path_type=Path), default=None, help="default: models/")
+@click.option("--out", "out_dir", type=click.Path(path_type=Path), default=None,
+              help="default: models/, or DATA/weights when fine-tuning (compare before replacing models/)")
 def train_detector(data: Path, images: int, seed: int, epochs: int, imgsz: int, cls_epochs: int,
                    hours: float, init_from: Path | None, device: str, batch: int, workers: int,
                    out_dir: Path | None) -> None:
@@ -45,9 +46,15 @@ def train_detector(data: Path, images: int, seed: int, epochs: int, imgsz: int, 
         meta = build_training_sets(data, images=images, seed=seed, workers=workers)
         click.echo(f"built training data: {json.dumps(meta)}")
     budget = {"det_hours": hours * 2 / 3, "cls_hours": hours / 3} if hours else {}
+    # A fine-tune can make the weights worse (a short one on 2 CPU cores did, benchmarks/RESULTS.md): it
+    # lands beside its data unless told otherwise, to be measured against the committed weights first.
+    out = out_dir or (data / "weights" if init_from is not None else MODELS_DIR)
     report = train(data, epochs=epochs, imgsz=imgsz, cls_epochs=cls_epochs, device=device, batch=batch,
-                   workers=workers, out_dir=out_dir or MODELS_DIR, **budget, **inits)
+                   workers=workers, out_dir=out, **budget, **inits)
     click.echo(json.dumps(report))
+    if out_dir is None and init_from is not None:
+        click.echo(f"weights in {out}; compare them with: python benchmarks/detector_accuracy.py --json "
+                   f"--detector {out / 'detector.onnx'} --classifier {out / 'card_classifier.onnx'}")
 
 
 @click.command("train-chip-verifier")
