@@ -167,9 +167,7 @@ def session(job: tuple[str, int, argparse.Namespace]) -> tuple[str, int, dict, l
     t = tally(verdicts)
     t["doubts"] = dict(Counter(k for v in verdicts if v.result == "incomplete" for k in doubt_kinds(v.why)))
     label = f"{game:15s}" + (f" set {seed}" if len(args.seeds) > 1 else "")
-    lines = [f"{label} {args.mode}: {t['rounds']} rounds, exact {t['exact']} "
-             f"({100 * t['exact'] / max(1, t['rounds']):.1f} %), wrong {t['wrong']}, "
-             f"incomplete {t['incomplete']} (read right all the same {t['incomplete_right']})"
+    lines = [f"{label} {args.mode}: {_figures(t)} (read right all the same {t['incomplete_right']})"
              f"  [{time.perf_counter() - t0:.0f} s]"]
     if t["doubts"]:
         lines.append(f"    incomplete rounds by what their notes say: {t['doubts']}")
@@ -177,6 +175,11 @@ def session(job: tuple[str, int, argparse.Namespace]) -> tuple[str, int, dict, l
         mark = " (read right)" if v.right else ""
         lines.append(f"    {v.result:10s} {v.round_id}{mark}: {v.why[:300]}")
     return game, seed, t, lines
+
+
+def _figures(t: dict) -> str:
+    return (f"{t['rounds']} rounds, exact {t['exact']} ({100 * t['exact'] / max(1, t['rounds']):.1f} %), "
+            f"wrong {t['wrong']}, incomplete {t['incomplete']}")
 
 
 def add_up(tallies: list[dict]) -> dict:
@@ -231,9 +234,7 @@ def main(argv: list[str] | None = None) -> int:
     per_game = {game: add_up([results[(game, seed)] for seed in args.seeds]) for game in args.games}
     if len(args.seeds) > 1:
         for game, t in per_game.items():
-            print(f"{game:15s} all {len(args.seeds)} sets: {t['rounds']} rounds, exact {t['exact']} "
-                  f"({100 * t['exact'] / max(1, t['rounds']):.1f} %), wrong {t['wrong']}, "
-                  f"incomplete {t['incomplete']}; doubts {t['doubts']}")
+            print(f"{game:15s} all {len(args.seeds)} sets: {_figures(t)}; doubts {t['doubts']}")
     if args.json:
         out: dict = {"mode": args.mode, "seeds": args.seeds, "faults": args.faults, "per_game": per_game}
         if len(args.seeds) == 1:

@@ -163,6 +163,7 @@ class ZoneMapper:
         self._chip_zones = [g for g in geoms if g.kind in CHIP_KINDS]
         self._card_outlines = _Outlines.of([g.polygon for g in self._card_zones])
         self._chip_outlines = _Outlines.of([g.polygon for g in self._chip_zones])
+        self._chip_names = [g.name for g in self._chip_zones]
         self._chip_areas = np.array([g.area for g in self._chip_zones])
         self._bet_zones = [g for g in self._chip_zones if g.kind == "bet"]
         self._bet_centres = np.array([g.polygon.mean(axis=0) for g in self._bet_zones]).reshape(-1, 2)
@@ -209,7 +210,7 @@ class ZoneMapper:
         nearest = dist.argmin(axis=1)
         reach = dist[np.arange(len(pts)), nearest] <= self.stack_reach_mm
         held = inside.any(axis=1)
-        names = [g.name for g in self._chip_zones]
+        names = self._chip_names
         return [names[s] if h else names[n] if r else None
                 for s, n, h, r in zip(smallest, nearest, held, reach, strict=True)]
 
