@@ -19,6 +19,7 @@ settlement agree), wrong, or incomplete (the machine said it was unsure). See pi
                    Needs only the rendered sessions, not the stored detections.
   --seeds S ...    several held-out sets in one run (each as --seed would run it), with the figures per
                    game added up over all of them; --workers N runs N (set, game) sessions at once.
+  --plot FILE      a PNG of the figures: each game's rounds by outcome, incomplete rounds by kind of doubt
 
     python benchmarks/reconstruction.py --mode perfect --rounds 50 --json
     python benchmarks/reconstruction.py --mode video --rounds 8 --cache /tmp/recon-cache --json
@@ -210,6 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--live", action="store_true", help="video mode with --cache: the live, motion-gated path")
     ap.add_argument("--regional", action="store_true", help="with --live: look only where the frame changed")
     ap.add_argument("--json", action="store_true", help="end with one JSON object line")
+    ap.add_argument("--plot", type=Path, default=None, help="PNG of the figures per game and the doubts")
     args = ap.parse_args(argv)
     if args.workers < 1:
         ap.error(f"--workers must be at least 1, got {args.workers}")
@@ -235,6 +237,13 @@ def main(argv: list[str] | None = None) -> int:
     if len(args.seeds) > 1:
         for game, t in per_game.items():
             print(f"{game:15s} all {len(args.seeds)} sets: {_figures(t)}; doubts {t['doubts']}")
+    if args.plot is not None:
+        from reconstruction_plot import plot_reconstruction
+
+        sets = f"sets {' '.join(map(str, args.seeds))}" if len(args.seeds) > 1 else f"seed {args.seeds[0]}"
+        how = " live" + (" regional" if args.regional else "") if args.live else ""
+        plot_reconstruction(per_game, args.plot, f"Round reconstruction, {args.mode}{how} mode, {sets}")
+        print(f"plot written to {args.plot}")
     if args.json:
         out: dict = {"mode": args.mode, "seeds": args.seeds, "faults": args.faults, "per_game": per_game}
         if len(args.seeds) == 1:

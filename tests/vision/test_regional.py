@@ -3,17 +3,22 @@ model against the whole-frame detector on simulated frames."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
+from pipelines.config import load_table_config
 from pipelines.games.layout import layout_for
 from pipelines.sim.camera import Camera
 from pipelines.sim.render import render
 from pipelines.sim.scene import ChipStack, Scene
+from pipelines.sim.session import script_session
+from pipelines.vision.capture import Frame
 from pipelines.vision.detect import Detector
 from pipelines.vision.motion import MotionConfig, MotionGate
 from pipelines.vision.pipeline import VisionPipeline
-from pipelines.vision.regional import RegionalDetector
+from pipelines.vision.regional import RegionalDetector, union
 from pipelines.vision.zones import ZoneMapper
 
 
@@ -90,17 +95,12 @@ def test_regional_detection_needs_the_detector_that_runs_the_tile(table):
 
 
 def test_union_of_boxes_keeps_whole_frame_and_empty_apart():
-    from pipelines.vision.regional import union
-
     assert union((10, 10, 20, 20), (15, 5, 30, 18)) == (10, 5, 30, 20)
     assert union((0, 0, 0, 0), (15, 5, 30, 18)) == (15, 5, 30, 18)  # nothing changed: the other box
     assert union((10, 10, 20, 20), None) is None  # the whole frame wins
 
 
 def test_a_dealt_session_gives_the_same_zone_changes_looking_only_where_it_changed(detector):
-    from pipelines.sim.session import script_session
-    from pipelines.vision.capture import Frame
-
     layout = layout_for("king-high")
     rounds, _ = script_session("king-high", 2, seed=777)
     scenes = [s for r in rounds for s in r.scenes][:40]
@@ -119,10 +119,6 @@ def test_a_dealt_session_gives_the_same_zone_changes_looking_only_where_it_chang
 
 
 def test_regional_detection_is_on_by_default_where_the_detector_can_run_the_tile(table, detector):
-    from pathlib import Path
-
-    from pipelines.config import load_table_config
-
     layout, cam, _, _ = table
     assert VisionPipeline((layout, cam.H), detector).regional is not None
     assert VisionPipeline((layout, cam.H), detector, regional=False).regional is None
