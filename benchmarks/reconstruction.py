@@ -167,6 +167,9 @@ def session(job: tuple[str, int, argparse.Namespace]) -> tuple[str, int, dict, l
     verdicts = compare_rounds(got, truth)
     t = tally(verdicts)
     t["doubts"] = dict(Counter(k for v in verdicts if v.result == "incomplete" for k in doubt_kinds(v.why)))
+    # The doubts that cost a review for nothing: what to loosen first, if anything.
+    t["doubts_right"] = dict(Counter(k for v in verdicts if v.result == "incomplete" and v.right
+                                     for k in doubt_kinds(v.why)))
     label = f"{game:15s}" + (f" set {seed}" if len(args.seeds) > 1 else "")
     lines = [f"{label} {args.mode}: {_figures(t)} (read right all the same {t['incomplete_right']})"
              f"  [{time.perf_counter() - t0:.0f} s]"]
@@ -186,14 +189,14 @@ def _figures(t: dict) -> str:
 def add_up(tallies: list[dict]) -> dict:
     """Figures of several sessions of one game as one: counts summed, doubt kinds merged."""
     total: dict = {}
-    doubts: Counter = Counter()
+    kinds: dict[str, Counter] = {}
     for t in tallies:
         for key, value in t.items():
-            if key == "doubts":
-                doubts.update(value)
+            if isinstance(value, dict):
+                kinds.setdefault(key, Counter()).update(value)
             else:
                 total[key] = total.get(key, 0) + value
-    return {**total, "doubts": dict(doubts)}
+    return {**total, **{key: dict(c) for key, c in kinds.items()}}
 
 
 def main(argv: list[str] | None = None) -> int:

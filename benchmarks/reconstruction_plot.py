@@ -22,7 +22,8 @@ def segment_counts(t: dict) -> list[int]:
 
 def plot_reconstruction(per_game: dict[str, dict], path: Path, title: str) -> None:
     """Two panels: per game, a bar of its rounds by outcome; beside it, incomplete rounds by the kinds of
-    doubt their notes hold (a round counts once under each kind it holds)."""
+    doubt their notes hold (a round counts once under each kind it holds), with how many of them were read
+    right all the same (`doubts_right`: reviews those doubts cost for nothing)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -46,12 +47,14 @@ def plot_reconstruction(per_game: dict[str, dict], path: Path, title: str) -> No
                         for g in games])
     bars.set_xlabel("rounds")
     bars.legend(loc="upper center", bbox_to_anchor=(0.5, -0.25 if len(games) > 2 else -0.4), ncol=2, fontsize=8)
-    heat.set_title("incomplete rounds by what their notes say", fontsize=10)
+    heat.set_title("incomplete rounds by what their notes say (of them read right)", fontsize=10)
     if kinds:
         grid = np.array([[per_game[g]["doubts"].get(k, 0) for k in kinds] for g in games])
         heat.imshow(grid, cmap="Oranges", aspect="auto")
+        right = np.array([[per_game[g].get("doubts_right", {}).get(k, 0) for k in kinds] for g in games])
         for (i, j), n in np.ndenumerate(grid):
-            heat.text(j, i, str(n), ha="center", va="center", fontsize=9,
+            text = f"{n}\n({right[i, j]} right)" if right[i, j] else str(n)
+            heat.text(j, i, text, ha="center", va="center", fontsize=8,
                       color="white" if n > grid.max() / 2 else "black")
         heat.set_xticks(range(len(kinds)), [k.replace("_", " ") for k in kinds], rotation=35, ha="right",
                         fontsize=8)
