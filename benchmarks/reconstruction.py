@@ -166,10 +166,10 @@ def session(job: tuple[str, int, argparse.Namespace]) -> tuple[str, int, dict, l
     got, truth = run(game, args.rounds, seed + i, args.faults, **extra)
     verdicts = compare_rounds(got, truth)
     t = tally(verdicts)
-    t["doubts"] = dict(Counter(k for v in verdicts if v.result == "incomplete" for k in doubt_kinds(v.why)))
+    unsure = [(v, doubt_kinds(v.why)) for v in verdicts if v.result == "incomplete"]
+    t["doubts"] = dict(Counter(k for _, kinds in unsure for k in kinds))
     # The doubts that cost a review for nothing: what to loosen first, if anything.
-    t["doubts_right"] = dict(Counter(k for v in verdicts if v.result == "incomplete" and v.right
-                                     for k in doubt_kinds(v.why)))
+    t["doubts_right"] = dict(Counter(k for v, kinds in unsure if v.right for k in kinds))
     label = f"{game:15s}" + (f" set {seed}" if len(args.seeds) > 1 else "")
     lines = [f"{label} {args.mode}: {_figures(t)} (read right all the same {t['incomplete_right']})"
              f"  [{time.perf_counter() - t0:.0f} s]"]

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import numpy as np
 
-# Outcome segments, left to right: (tally key or None for "incomplete, misread", label, colour).
-SEGMENTS = (("exact", "exact", "#2e7d32"),
-            ("incomplete_right", "review: read right all the same", "#f9a825"),
-            (None, "review: the doubt caught a misread", "#ef6c00"),
-            ("wrong", "wrong", "#c62828"))
+# Outcome segments, left to right, as `segment_counts` gives them: (label, colour).
+SEGMENTS = (("exact", "#2e7d32"),
+            ("review: read right all the same", "#f9a825"),
+            ("review: the doubt caught a misread", "#ef6c00"),
+            ("wrong", "#c62828"))
 
 
 def segment_counts(t: dict) -> list[int]:
@@ -37,7 +37,7 @@ def plot_reconstruction(per_game: dict[str, dict], path: Path, title: str) -> No
     y = np.arange(len(games))[::-1]
     left = np.zeros(len(games))
     counts = np.array([segment_counts(per_game[g]) for g in games], float)
-    for k, (_, label, colour) in enumerate(SEGMENTS):
+    for k, (label, colour) in enumerate(SEGMENTS):
         bars.barh(y, counts[:, k], left=left, color=colour, label=label)
         for yi, (x0, n) in enumerate(zip(left, counts[:, k], strict=True)):
             if n:
