@@ -24,13 +24,16 @@ import click
 @click.option("--init-from", "init_from", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="fine-tune the detector.pt and card_classifier.pt in this folder (e.g. models) instead of "
                    "training from the model yamls")
+@click.option("--tiles", is_flag=True, help="the detector only, on tiles of the frame at the scale it is deployed "
+              "at (a third of a frame's cost per image; the way to fine-tune on 2 CPU cores); --imgsz is then "
+              "the tile's, and the whole --hours goes to the detector")
 @click.option("--device", default="cpu", show_default=True, help="cpu, or a CUDA device index")
 @click.option("--batch", default=16, show_default=True)
 @click.option("--workers", default=2, show_default=True, help="data loader and rendering processes")
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), default=None,
               help="default: models/, or DATA/weights when fine-tuning (compare before replacing models/)")
 def train_detector(data: Path, images: int, seed: int, epochs: int, imgsz: int, cls_epochs: int,
-                   hours: float, init_from: Path | None, device: str, batch: int, workers: int,
+                   hours: float, init_from: Path | None, tiles: bool, device: str, batch: int, workers: int,
                    out_dir: Path | None) -> None:
     """Train the card/chip detector and the card classifier on simulator data (needs the `train` extra)."""
     from .paths import MODELS_DIR
@@ -43,18 +46,34 @@ def train_detector(data: Path, images: int, seed: int, epochs: int, imgsz: int, 
         if missing:
             raise click.BadParameter(f"no weights to fine-tune at {', '.join(missing)}", param_hint="--init-from")
     if not (data / "det" / "data.yaml").exists():
-        meta = build_training_sets(data, images=images, seed=seed, workers=workers)
+        meta = build_training_sets(data, images=images, seed=seed, workers=workers, tiles=tiles)
         click.echo(f"built training data: {json.dumps(meta)}")
-    budget = {"det_hours": hours * 2 / 3, "cls_hours": hours / 3} if hours else {}
+    elif _holds_tiles(data) != tiles:
+        held, asked = ("whole frames", "tiles") if tiles else ("tiles", "whole frames")
+        raise click.BadParameter(f"{data} holds {held}, not {asked}: give another folder", param_hint="--data")
+    if tiles:
+        budget = {"det_hours": hours} if hours else {}
+    else:
+        budget = {"det_hours": hours * 2 / 3, "cls_hours": hours / 3} if hours else {}
     # A fine-tune can make the weights worse (a short one on 2 CPU cores did, benchmarks/RESULTS.md): it
     # lands beside its data unless told otherwise, to be measured against the committed weights first.
     out = out_dir or (data / "weights" if init_from is not None else MODELS_DIR)
     report = train(data, epochs=epochs, imgsz=imgsz, cls_epochs=cls_epochs, device=device, batch=batch,
-                   workers=workers, out_dir=out, **budget, **inits)
+                   workers=workers, out_dir=out, tiles=tiles, **budget, **inits)
     click.echo(json.dumps(report))
     if out_dir is None and init_from is not None:
+        classifier = "" if tiles else f" --classifier {out / 'card_classifier.onnx'}"
         click.echo(f"weights in {out}; compare them with: python benchmarks/detector_accuracy.py --json "
-                   f"--detector {out / 'detector.onnx'} --classifier {out / 'card_classifier.onnx'}")
+                   f"--detector {out / 'detector.onnx'}{classifier}")
+
+
+def _holds_tiles(data: Path) -> bool:
+    """Whether a training folder was built with --tiles (its meta.json says so; older folders have none)."""
+    meta = data / "meta.json"
+    try:
+        return bool(json.loads(meta.read_text()).get("tiles")) if meta.exists() else False
+    except (OSError, ValueError, AttributeError) as e:
+        raise click.BadParameter(f"{meta}: not a training set's meta.json ({e})", param_hint="--data") from e
 
 
 @click.command("train-chip-verifier")

@@ -32,6 +32,7 @@ from pipelines.sim.session import script_session
 from .classes import CARD_CLASSES, DET_CLASSES, det_class_of
 from .crops import card_crop
 from .paths import MODELS_DIR
+from .training_tiles import TILE_IMGSZ, TILE_SCALE, TILE_SCALE_JITTER, TILE_WINDOW, cut_tile, tile_origin
 
 CLS_IMGSZ = 96
 CHUNK = 20  # frames per worker job
@@ -58,9 +59,15 @@ def _write_det_label(path: Path, labels: list, size: tuple[int, int]) -> None:
     path.write_text("\n".join(lines) + ("\n" if lines else ""))
 
 
-def _render_chunk(args: tuple[Path, int, int, int, float, int]) -> dict:
+# Where each frame's scene comes from: (scripted rounds, laid out as the game deals) below these draws, else
+# scattered. Whole frames take a third each; tiles weigh what the deployed detector sees more.
+FRAME_MIX = (1 / 3, 2 / 3)
+TILE_MIX = (0.5, 0.8)
+
+
+def _render_chunk(args: tuple[Path, int, int, int, float, int, bool]) -> dict:
     """Render frames [start, stop) with their own generator, so chunks run in parallel deterministically."""
-    out, seed, start, stop, val_fraction, crops_per_card = args
+    out, seed, start, stop, val_fraction, crops_per_card, tiles = args
     rng = np.random.default_rng([seed, start])
     counts = {"images": 0, "train": 0, "val": 0, "card_crops": 0, "labels": 0}
     # One layout and camera pose per chunk: a new pose redraws the felt (about 0.6 s).
@@ -70,29 +77,33 @@ def _render_chunk(args: tuple[Path, int, int, int, float, int]) -> dict:
     # which the random scenes miss; seeds far from the benchmarks' (9001.., 90001..) keep those held out.
     rounds, _ = script_session(layout.game, rounds=3, seed=seed * 1_000_000 + start, fault_rate=0.1)
     dealt = [s for r in rounds for s in r.scenes]
+    mix = TILE_MIX if tiles else FRAME_MIX
     for i in range(start, stop):
-        # A third as scripted rounds deal them, a third as the game lays them out, a third scattered for
-        # variety (overlaps, sideways cards, trays).
+        # Scripted rounds as dealt, the game's layout as it lies, and scattered scenes for variety
+        # (overlaps, sideways cards, trays).
         source = rng.random()
-        if source < 1 / 3:
+        if source < mix[0]:
             scene = dealt[int(rng.integers(len(dealt)))]
-        elif source < 2 / 3:
+        elif source < mix[1]:
             scene = table_scene(layout, rng, occluders=int(rng.integers(0, 3)))
         else:
             scene = random_scene(layout, rng)
         frame, labels = render(layout, scene, cam, rng)
+        full = frame
+        if tiles:
+            frame, labels = cut_tile(frame, labels, tile_origin((frame.shape[1], frame.shape[0]), labels, rng))
         split = "val" if rng.random() < val_fraction else "train"
         name = f"{seed}_{i:06d}"
         size = (frame.shape[1], frame.shape[0])
         cv2.imwrite(str(out / "det" / "images" / split / f"{name}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 92])
         _write_det_label(out / "det" / "labels" / split / f"{name}.txt", labels, size)
-        for k, (cls_name, x1, y1, x2, y2) in enumerate(labels):
+        for k, (cls_name, x1, y1, x2, y2) in enumerate([] if tiles else labels):
             if cls_name not in DECK:
                 continue
             for j in range(crops_per_card):
                 bw, bh = x2 - x1, y2 - y1
                 jitter = rng.normal(0, 0.04, 4) * np.array([bw, bh, bw, bh])
-                crop = card_crop(frame, np.array([x1, y1, x2, y2]) + jitter, CLS_IMGSZ)
+                crop = card_crop(full, np.array([x1, y1, x2, y2]) + jitter, CLS_IMGSZ)
                 cv2.imwrite(str(out / "cls" / split / cls_name / f"{name}_{k}_{j}.png"), crop)
                 counts["card_crops"] += 1
         counts["images"] += 1
@@ -102,19 +113,23 @@ def _render_chunk(args: tuple[Path, int, int, int, float, int]) -> dict:
 
 
 def build_training_sets(out: Path, images: int, seed: int, val_fraction: float = 0.15,
-                        crops_per_card: int = 1, workers: int = 1, progress: bool = True) -> dict:
-    """Render `images` random scenes over the four layouts; write det/ and cls/ under `out`."""
+                        crops_per_card: int = 1, workers: int = 1, progress: bool = True,
+                        tiles: bool = False) -> dict:
+    """Render `images` random scenes over the four layouts; write det/ and cls/ under `out`. With `tiles`,
+    det/ holds one tile per scene at the deployed scale (`training_tiles`) and there is no cls/."""
     out = Path(out)
     for split in ("train", "val"):
         (out / "det" / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "det" / "labels" / split).mkdir(parents=True, exist_ok=True)
-        for card in CARD_CLASSES:
+        for card in [] if tiles else CARD_CLASSES:
             (out / "cls" / split / card).mkdir(parents=True, exist_ok=True)
-    jobs = [(out, seed, a, min(a + CHUNK, images), val_fraction, crops_per_card) for a in range(0, images, CHUNK)]
+    jobs = [(out, seed, a, min(a + CHUNK, images), val_fraction, crops_per_card, tiles)
+            for a in range(0, images, CHUNK)]
     counts = {"images": 0, "train": 0, "val": 0, "card_crops": 0, "labels": 0}
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        for part in tqdm(pool.map(_render_chunk, jobs), total=len(jobs), desc="rendering training frames",
-                         unit="chunk", disable=not progress):
+        for part in tqdm(pool.map(_render_chunk, jobs), total=len(jobs),
+                         desc=f"rendering training {'tiles' if tiles else 'frames'}", unit="chunk",
+                         disable=not progress):
             for key, value in part.items():
                 counts[key] += value
     (out / "det" / "data.yaml").write_text(yaml.safe_dump({
@@ -122,14 +137,18 @@ def build_training_sets(out: Path, images: int, seed: int, val_fraction: float =
         "names": dict(enumerate(DET_CLASSES)),
     }, sort_keys=False))
     meta = {"generator_version": GENERATOR_VERSION, "seed": seed, **counts}
+    if tiles:
+        meta["tiles"] = {"window_px": TILE_WINDOW, "scale": TILE_SCALE, "imgsz": TILE_IMGSZ}
     (out / "meta.json").write_text(json.dumps(meta, indent=2))
     return meta
 
 
 def train(data: Path, epochs: int, imgsz: int, cls_epochs: int, device: str = "cpu", batch: int = 16,
           workers: int = 2, out_dir: Path = MODELS_DIR, det_hours: float | None = None,
-          cls_hours: float | None = None, det_init: Path | None = None, cls_init: Path | None = None) -> dict:
-    """Train the detector and the card classifier; export both to ONNX; copy the weights to `out_dir`."""
+          cls_hours: float | None = None, det_init: Path | None = None, cls_init: Path | None = None,
+          tiles: bool = False) -> dict:
+    """Train the detector and the card classifier; export both to ONNX; copy the weights to `out_dir`. With
+    `tiles` (a set built with tiles), the detector only, on tiles at the deployed scale."""
     from ultralytics import YOLO
 
     data = Path(data)
@@ -137,36 +156,68 @@ def train(data: Path, epochs: int, imgsz: int, cls_epochs: int, device: str = "c
     runs = data / "runs"
     report: dict = {"device": device}
     t0 = time.perf_counter()
+    # Tiles are at the deployed scale already: little scale augmentation, so the net learns that scale.
+    shape = {"imgsz": TILE_IMGSZ, "scale": TILE_SCALE_JITTER} if tiles else {"imgsz": imgsz}
     # Fine-tuning continues from earlier weights of ours; otherwise the net is built from its yaml.
     det = YOLO(str(det_init) if det_init else "yolo11n.yaml")
-    det.train(data=str(data / "det" / "data.yaml"), epochs=epochs, imgsz=imgsz, batch=batch, device=device,
+    det.train(data=str(data / "det" / "data.yaml"), epochs=epochs, batch=batch, device=device,
               workers=workers, plots=False, amp=False, project=str(runs), name="det", exist_ok=True, cache="ram",
-              fliplr=0.0, mosaic=0.5, close_mosaic=max(1, epochs // 5), verbose=False,
+              fliplr=0.0, mosaic=0.5, close_mosaic=max(1, epochs // 5), verbose=False, **shape,
               **({"time": det_hours} if det_hours else {}), **(DET_FINE_TUNE if det_init else {}))
     report["det_train_s"] = round(time.perf_counter() - t0, 1)
     best = runs / "det" / "weights" / "best.pt"
     shutil.copy(best, out_dir / "detector.pt")
     # Deployed on 16:9 rectangles (no padding): the accurate default, a fast profile, and the tile the
-    # default looks through where only part of the table changed.
-    for name, shape in (("detector.onnx", DEPLOY_SHAPE), ("detector_fast.onnx", FAST_SHAPE),
-                        ("detector_tile.onnx", TILE_SHAPE)):
-        YOLO(str(best)).export(format="onnx", imgsz=list(shape), dynamic=False, simplify=True, opset=17)
+    # default looks through where only part of the table changed. Weights tuned on tiles at the default's
+    # scale lose the fast profile's half scale (held-out dealt chips 0.933 against 0.969, benchmarks/
+    # RESULTS.md), so a tile fine-tune leaves detector_fast.onnx to the weights it came from.
+    shapes = [("detector.onnx", DEPLOY_SHAPE), ("detector_tile.onnx", TILE_SHAPE)]
+    if not tiles:
+        shapes.insert(1, ("detector_fast.onnx", FAST_SHAPE))
+    for name, shape_hw in shapes:
+        YOLO(str(best)).export(format="onnx", imgsz=list(shape_hw), dynamic=False, simplify=True, opset=17)
         shutil.copy(best.with_suffix(".onnx"), out_dir / name)
+    report.update(epochs=epochs, imgsz=shape["imgsz"], det_init=str(det_init) if det_init else "yolo11n.yaml")
+    if tiles:
+        report["tiles"] = {"window_px": TILE_WINDOW, "scale": TILE_SCALE, "scale_jitter": TILE_SCALE_JITTER}
+    if det_init:
+        report["det_fine_tune"] = DET_FINE_TUNE
+    if not tiles:
+        report.update(_train_classifier(data, runs, cls_epochs, device, batch, workers, out_dir, cls_hours, cls_init))
+    meta = data / "meta.json"
+    if meta.exists():
+        report["data"] = json.loads(meta.read_text())
+    _append_run(out_dir / "training_report.json", report)
+    return report
+
+
+def _append_run(path: Path, run: dict) -> None:
+    """Add a training run to the weights' history (`{"runs": [...]}`): a fine-tune into models/ keeps the
+    record of what the weights it started from were trained on."""
+    try:
+        history = json.loads(path.read_text()) if path.exists() else {}
+    except ValueError:
+        history = {}  # a report of no known shape is replaced, not mixed into
+    if not isinstance(history, dict):
+        history = {}
+    runs = history.get("runs", [history] if history else [])  # an older report held one run, unwrapped
+    path.write_text(json.dumps({"runs": [*runs, run]}, indent=2))
+
+
+def _train_classifier(data: Path, runs: Path, cls_epochs: int, device: str, batch: int, workers: int,
+                      out_dir: Path, cls_hours: float | None, cls_init: Path | None) -> dict:
+    """Train the card classifier on data/cls, export it to ONNX, copy both to `out_dir`; its report."""
+    from ultralytics import YOLO
+
     t1 = time.perf_counter()
     cls = YOLO(str(cls_init) if cls_init else "yolo11n-cls.yaml")
     cls.train(data=str(data / "cls"), epochs=cls_epochs, imgsz=CLS_IMGSZ, batch=max(batch * 8, 64),
               device=device, workers=workers, plots=False, amp=False, project=str(runs), name="cls",
               exist_ok=True, fliplr=0.0, flipud=0.0, scale=0.1, erasing=0.0, auto_augment=None,
               hsv_h=0.0, verbose=False, **({"time": cls_hours} if cls_hours else {}))
-    report["cls_train_s"] = round(time.perf_counter() - t1, 1)
     best_cls = runs / "cls" / "weights" / "best.pt"
     shutil.copy(best_cls, out_dir / "card_classifier.pt")
     YOLO(str(best_cls)).export(format="onnx", imgsz=CLS_IMGSZ, dynamic=True, simplify=True, opset=17)
     shutil.copy(best_cls.with_suffix(".onnx"), out_dir / "card_classifier.onnx")
-    report.update(epochs=epochs, cls_epochs=cls_epochs, imgsz=imgsz, cls_imgsz=CLS_IMGSZ,
-                  det_init=str(det_init) if det_init else "yolo11n.yaml",
-                  cls_init=str(cls_init) if cls_init else "yolo11n-cls.yaml")
-    if det_init:
-        report["det_fine_tune"] = DET_FINE_TUNE
-    (out_dir / "training_report.json").write_text(json.dumps(report, indent=2))
-    return report
+    return {"cls_train_s": round(time.perf_counter() - t1, 1), "cls_epochs": cls_epochs, "cls_imgsz": CLS_IMGSZ,
+            "cls_init": str(cls_init) if cls_init else "yolo11n-cls.yaml"}

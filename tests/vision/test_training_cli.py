@@ -44,9 +44,25 @@ def test_a_fine_tune_takes_small_steps_and_its_weights_load(tmp_path):
     args = yaml.safe_load((data / "runs" / "det" / "args.yaml").read_text())
     assert (args["optimizer"], args["lr0"], args["warmup_epochs"]) == ("AdamW", 1e-4, 0)
     out = data / "weights"
-    report = json.loads((out / "training_report.json").read_text())
+    report, = json.loads((out / "training_report.json").read_text())["runs"]
+    assert report["data"]["images"] == 12
     assert report["det_fine_tune"]["lr0"] == 1e-4 and report["det_init"].endswith("detector.pt")
     det = Detector(DetectorConfig(detector_path=out / "detector.onnx", classifier_path=out / "card_classifier.onnx",
                                   verifier_path=None))
     boxes = det.detect(np.zeros((720, 1280, 3), np.uint8))
     assert len(boxes.xyxy) == len(boxes.confidence)  # ran at the deployed shape
+
+
+def test_a_training_run_is_added_to_the_weights_history_not_written_over_it(tmp_path):
+    from pipelines.vision.training import _append_run
+
+    report = tmp_path / "training_report.json"
+    report.write_text(json.dumps({"runs": [{"epochs": 80, "device": "0"}]}))
+    _append_run(report, {"epochs": 3, "tiles": {"scale": 0.75}})
+    assert [r["epochs"] for r in json.loads(report.read_text())["runs"]] == [80, 3]
+    report.write_text(json.dumps({"epochs": 40}))  # an older report: one run, unwrapped
+    _append_run(report, {"epochs": 2})
+    assert [r["epochs"] for r in json.loads(report.read_text())["runs"]] == [40, 2]
+    report.write_text("{not json")
+    _append_run(report, {"epochs": 1})
+    assert json.loads(report.read_text()) == {"runs": [{"epochs": 1}]}
