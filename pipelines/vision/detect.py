@@ -43,6 +43,12 @@ class DetectorConfig:
     # while the detector's second box on a partly covered card overlaps its first by 0.5-0.65.
     card_iou: float = 0.45
     card_conf: float = 0.5  # a card identity below this is carried as unknown
+    # A second classifier (fine-tuned on other frames) looks again at cards the first reads below
+    # `second_look_below`, and the two answers are averaged: on held-out frames that turned misreads and
+    # unread cards into right ones and made no new misread (benchmarks/RESULTS.md, fourteenth session),
+    # at the cost of about 5 % of the cards classified twice. None: the first classifier alone.
+    second_classifier_path: Path | None = MODELS_DIR / "card_classifier_2.onnx"
+    second_look_below: float = 0.9
     threads: int = 1
 
 
@@ -163,6 +169,13 @@ class Detector:
         # ("Ac" before "Tc"), so the classifier's order is not cards.DECK's.
         self.det_names = _model_names(self._det, self.config.detector_path, DET_CLASSES)
         self.card_names = _model_names(self._cls, self.config.classifier_path, CARD_CLASSES)
+        self._cls2 = None
+        if self.config.second_classifier_path is not None:
+            path = self.config.second_classifier_path
+            self._cls2 = _session(path, self.config.threads)
+            if _model_names(self._cls2, path, CARD_CLASSES) != self.card_names:
+                raise ModelError(f"{path}: its cards are in another order than {self.config.classifier_path}'s, "
+                                 "so their answers cannot be averaged")
         chip_ids = tuple(i for i, n in enumerate(self.det_names) if n.startswith("chip_"))
         card_ids = tuple(i for i, n in enumerate(self.det_names) if n == "card" or n.startswith("back_"))
         self._groups = ((chip_ids, self.config.chip_iou), (card_ids, self.config.card_iou))
@@ -173,6 +186,19 @@ class Detector:
         dshape = self._det.get_inputs()[0].shape
         if isinstance(dshape[2], int) and isinstance(dshape[3], int):  # a fixed-size export says its size
             self.config = DetectorConfig(**{**self.config.__dict__, "imgsz": (int(dshape[2]), int(dshape[3]))})
+
+    def _read_cards(self, tensor: np.ndarray) -> np.ndarray:
+        """(N, 52) card probabilities: the first classifier's, averaged with the second's where the first is
+        unsure."""
+        probs = self._cls.run(None, {self._cls_input: tensor})[0]
+        if self._cls2 is None:
+            return probs
+        unsure = probs.max(axis=1) < self.config.second_look_below
+        if unsure.any():
+            second = self._cls2.run(None, {self._cls2.get_inputs()[0].name: tensor[unsure]})[0]
+            probs = probs.copy()
+            probs[unsure] = (probs[unsure] + second) / 2
+        return probs
 
     def detect(self, frame: np.ndarray) -> sv.Detections:
         return self.detect_batch([frame])[0]
@@ -213,7 +239,7 @@ class Detector:
         face_idx = np.flatnonzero(names == "card")
         if len(face_idx):
             crops = [card_crop(frame, boxes[i], self.cls_size) for i in face_idx]
-            probs = self._cls.run(None, {self._cls_input: _to_tensor(crops)})[0]
+            probs = self._read_cards(_to_tensor(crops))
             best = probs.argmax(1)
             for j, i in enumerate(face_idx):
                 card_conf[i] = float(probs[j, best[j]])
