@@ -59,7 +59,8 @@ class VisionConfig(BaseModel):
     card_conf: float = Field(0.5, ge=0, le=1)
     chip_verifier: bool = Field(True, description="a second look at unsure chip boxes (models/chip_verifier.onnx)")
     card_second_look: bool = Field(True, description="a second classifier (models/card_classifier_2.onnx) "
-                                   "reads again the cards the first is unsure of, and the answers are averaged")
+                                   "reads again the cards the first is unsure of: agreeing it confirms the "
+                                   "reading, disagreeing it leaves the card unread")
     verify_below: float = Field(0.9, ge=0, le=1, description="chip boxes below this confidence are verified")
     verifier_accept: float = Field(0.97, gt=0, le=1, description="the verifier's answer counts from this "
                                    "confidence; below it the box stays as the detector gave it")

@@ -44,9 +44,9 @@ class DetectorConfig:
     card_iou: float = 0.45
     card_conf: float = 0.5  # a card identity below this is carried as unknown
     # A second classifier (fine-tuned on other frames) looks again at cards the first reads below
-    # `second_look_below`, and the two answers are averaged: on held-out frames that turned misreads and
-    # unread cards into right ones and made no new misread (benchmarks/RESULTS.md, fourteenth session),
-    # at the cost of about 5 % of the cards classified twice. None: the first classifier alone.
+    # `second_look_below` (about 5 % of them): agreeing, it raises the first's confidence; disagreeing, it
+    # lowers it, mostly to unread. On held-out frames half the misreads of crowded tables became unread and
+    # none was made (benchmarks/RESULTS.md, fourteenth session). None: the first classifier alone.
     second_classifier_path: Path | None = MODELS_DIR / "card_classifier_2.onnx"
     second_look_below: float = 0.9
     threads: int = 1
@@ -187,18 +187,25 @@ class Detector:
         if isinstance(dshape[2], int) and isinstance(dshape[3], int):  # a fixed-size export says its size
             self.config = DetectorConfig(**{**self.config.__dict__, "imgsz": (int(dshape[2]), int(dshape[3]))})
 
-    def _read_cards(self, tensor: np.ndarray) -> np.ndarray:
-        """(N, 52) card probabilities: the first classifier's, averaged with the second's where the first is
-        unsure."""
+    def _read_cards(self, tensor: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each card's class index and confidence: the first classifier's reading. Where it is unsure the
+        second looks again: agreeing, the two confidences are averaged; disagreeing, the card keeps the
+        lesser of the two models' belief in the first's reading (mostly below `card_conf`: unread). The
+        second never changes a reading, only how sure it is: averaging the two made a card misread in
+        held-out video (benchmarks/RESULTS.md, fourteenth session)."""
         probs = self._cls.run(None, {self._cls_input: tensor})[0]
+        best = probs.argmax(axis=1)
+        conf = probs[np.arange(len(best)), best]
         if self._cls2 is None:
-            return probs
-        unsure = probs.max(axis=1) < self.config.second_look_below
-        if unsure.any():
+            return best, conf
+        unsure = np.flatnonzero(conf < self.config.second_look_below)
+        if len(unsure):
             second = self._cls2.run(None, {self._cls2.get_inputs()[0].name: tensor[unsure]})[0]
-            probs = probs.copy()
-            probs[unsure] = (probs[unsure] + second) / 2
-        return probs
+            theirs = second[np.arange(len(unsure)), best[unsure]]  # the second's belief in the first's reading
+            agree = second.argmax(axis=1) == best[unsure]
+            conf = conf.copy()
+            conf[unsure] = np.where(agree, (conf[unsure] + theirs) / 2, np.minimum(conf[unsure], theirs))
+        return best, conf
 
     def detect(self, frame: np.ndarray) -> sv.Detections:
         return self.detect_batch([frame])[0]
@@ -239,10 +246,9 @@ class Detector:
         face_idx = np.flatnonzero(names == "card")
         if len(face_idx):
             crops = [card_crop(frame, boxes[i], self.cls_size) for i in face_idx]
-            probs = self._read_cards(_to_tensor(crops))
-            best = probs.argmax(1)
+            best, conf = self._read_cards(_to_tensor(crops))
             for j, i in enumerate(face_idx):
-                card_conf[i] = float(probs[j, best[j]])
+                card_conf[i] = float(conf[j])
                 if card_conf[i] >= self.config.card_conf:
                     cards[i] = self.card_names[best[j]]
         chips = np.array([chip_value(n) or 0 for n in names], dtype=np.int32)

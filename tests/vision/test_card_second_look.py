@@ -1,4 +1,4 @@
-"""The second card classifier: it looks again only at cards the first is unsure of, and averages."""
+"""The second card classifier: it looks again only at cards the first is unsure of, confirming or vetoing."""
 
 from __future__ import annotations
 
@@ -25,18 +25,23 @@ def _card_crops(detector: Detector, n_frames: int = 6) -> np.ndarray:
     return _to_tensor(crops)
 
 
-def test_unsure_cards_get_both_classifiers_averaged_and_sure_ones_the_first_alone():
+def test_the_second_look_never_changes_a_reading_only_how_sure_it_is():
     first = Detector(DetectorConfig(second_classifier_path=None))
     second = Detector(DetectorConfig(classifier_path=SECOND, second_classifier_path=None))
     both = Detector()
     tensor = _card_crops(first)
-    p1, p2, got = first._read_cards(tensor), second._read_cards(tensor), both._read_cards(tensor)
-    unsure = p1.max(axis=1) < both.config.second_look_below
+    best1, conf1 = first._read_cards(tensor)
+    p2 = second._cls.run(None, {second._cls_input: tensor})[0]
+    theirs = p2[np.arange(len(best1)), best1]  # the second's belief in the first's reading
+    best, conf = both._read_cards(tensor)
+    np.testing.assert_array_equal(best, best1)
+    unsure = conf1 < both.config.second_look_below
+    agree = p2.argmax(axis=1) == best1
     assert len(tensor) >= 40 and 0 < unsure.sum() < len(tensor)  # crowded frames: both kinds are there
-    np.testing.assert_allclose(got[~unsure], p1[~unsure], rtol=0, atol=1e-6)
-    np.testing.assert_allclose(got[unsure], (p1[unsure] + p2[unsure]) / 2, rtol=0, atol=1e-6)
-    always = Detector(DetectorConfig(second_look_below=1.01))._read_cards(tensor)
-    np.testing.assert_allclose(always, (p1 + p2) / 2, rtol=0, atol=1e-6)
+    assert (unsure & agree).any() and (unsure & ~agree).any()
+    np.testing.assert_allclose(conf[~unsure], conf1[~unsure], rtol=0, atol=1e-6)
+    np.testing.assert_allclose(conf[unsure & agree], ((conf1 + theirs) / 2)[unsure & agree], rtol=0, atol=1e-6)
+    np.testing.assert_allclose(conf[unsure & ~agree], np.minimum(conf1, theirs)[unsure & ~agree], rtol=0, atol=1e-6)
 
 
 def test_the_second_look_reads_the_held_out_frames_at_least_as_well_as_the_first_alone():
