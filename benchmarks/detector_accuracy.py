@@ -188,6 +188,14 @@ def calibration(t: Tally) -> dict[str, list[dict]]:
     return out
 
 
+def _card_errors(confusions: Counter) -> dict[str, int]:
+    """The wrong cards by kind: read as another card, left unread (the classifier unsure), or not found."""
+    out = {"misread": 0, "unread": 0, "missed": 0}
+    for (_, got), n in confusions.items():
+        out[got[1:-1] if got in ("(unread)", "(missed)") else "misread"] += n
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--frames-per-game", type=int, default=40)
@@ -234,6 +242,8 @@ def main() -> None:
             "chips_predicted": t.c["chip_pred"], "chip_false_positive_rate": t.frac("chip_extra", "chip_pred"),
             "cards_predicted": t.c["card_pred"], "card_duplicate_rate": t.frac("card_extra", "card_pred"),
             "calibration": calibration(t),
+            # A misread can make a round wrong; an unread or missed card only sends it to review.
+            "card_errors": _card_errors(t.card_confusions),
             "card_confusions": [f"{a}->{b} x{n}" for (a, b), n in t.card_confusions.most_common(12)],
             "chip_confusions": [f"{a}->{b} x{n}" for (a, b), n in t.chip_confusions.most_common(8)],
         }
@@ -256,6 +266,7 @@ def main() -> None:
         for kind, rows in s["calibration"].items():
             print(f"{kind} precision by detector confidence: " + ", ".join(
                 f"[{r['from']:.2f},{r['to']:.2f}) {r['precision']:.3f} (n={r['n']})" for r in rows))
+        print("card errors: " + ", ".join(f"{k} {v}" for k, v in s["card_errors"].items()))
         print("card confusions: " + "; ".join(s["card_confusions"]))
         print("chip confusions: " + "; ".join(s["chip_confusions"]))
     dealt = out["sets"]["dealt"]
