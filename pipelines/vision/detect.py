@@ -175,7 +175,8 @@ class Detector:
             self._cls2 = _session(path, self.config.threads)
             if _model_names(self._cls2, path, CARD_CLASSES) != self.card_names:
                 raise ModelError(f"{path}: its cards are in another order than {self.config.classifier_path}'s, "
-                                 "so their answers cannot be averaged")
+                                 "so their answers cannot be compared")
+            self._cls2_input = self._cls2.get_inputs()[0].name
         chip_ids = tuple(i for i, n in enumerate(self.det_names) if n.startswith("chip_"))
         card_ids = tuple(i for i, n in enumerate(self.det_names) if n == "card" or n.startswith("back_"))
         self._groups = ((chip_ids, self.config.chip_iou), (card_ids, self.config.card_iou))
@@ -200,7 +201,7 @@ class Detector:
             return best, conf
         unsure = np.flatnonzero(conf < self.config.second_look_below)
         if len(unsure):
-            second = self._cls2.run(None, {self._cls2.get_inputs()[0].name: tensor[unsure]})[0]
+            second = self._cls2.run(None, {self._cls2_input: tensor[unsure]})[0]
             theirs = second[np.arange(len(unsure)), best[unsure]]  # the second's belief in the first's reading
             agree = second.argmax(axis=1) == best[unsure]
             conf = conf.copy()

@@ -35,6 +35,8 @@ from .paths import MODELS_DIR
 from .training_tiles import TILE_IMGSZ, TILE_SCALE, TILE_SCALE_JITTER, TILE_WINDOW, cut_tile, tile_origin
 
 CLS_IMGSZ = 96
+# Card crops: printed indices are not mirror-symmetric, and a crop's colour (red or black suit) is evidence.
+CLS_AUGMENT = {"fliplr": 0.0, "flipud": 0.0, "scale": 0.1, "erasing": 0.0, "auto_augment": None, "hsv_h": 0.0}
 CHUNK = 20  # frames per worker job
 DEPLOY_SHAPE = (544, 960)  # (height, width) of the detector input at run time
 FAST_SHAPE = (384, 640)
@@ -213,8 +215,7 @@ def _train_classifier(data: Path, runs: Path, cls_epochs: int, device: str, batc
     cls = YOLO(str(cls_init) if cls_init else "yolo11n-cls.yaml")
     cls.train(data=str(data / "cls"), epochs=cls_epochs, imgsz=CLS_IMGSZ, batch=max(batch * 8, 64),
               device=device, workers=workers, plots=False, amp=False, project=str(runs), name="cls",
-              exist_ok=True, fliplr=0.0, flipud=0.0, scale=0.1, erasing=0.0, auto_augment=None,
-              hsv_h=0.0, verbose=False, **({"time": cls_hours} if cls_hours else {}))
+              exist_ok=True, verbose=False, **CLS_AUGMENT, **({"time": cls_hours} if cls_hours else {}))
     best_cls = runs / "cls" / "weights" / "best.pt"
     shutil.copy(best_cls, out_dir / "card_classifier.pt")
     YOLO(str(best_cls)).export(format="onnx", imgsz=CLS_IMGSZ, dynamic=True, simplify=True, opset=17)
