@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from pipelines.games.registry import game_module
 from pipelines.games.round import GameId
@@ -50,6 +50,16 @@ class CameraConfig(BaseModel):
     calibration: Calibration
     reference: str | None = Field(None, description="image of the empty table from this camera (relative to "
                                   "the configuration file): printed felt art is not read as chips or cards")
+    frame_size: tuple[int, int] | None = Field(None, description="(width, height) of the frames the calibration "
+                                               "was made on: a source giving another size is refused, since "
+                                               "every zone would be read in the wrong place")
+
+    @field_validator("frame_size")
+    @classmethod
+    def _positive(cls, v: tuple[int, int] | None) -> tuple[int, int] | None:
+        if v is not None and min(v) < 1:
+            raise ValueError(f"width and height must be positive, got {list(v)}")
+        return v
 
 
 class VisionConfig(BaseModel):

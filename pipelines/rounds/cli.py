@@ -10,7 +10,12 @@ from pathlib import Path
 
 import click
 
+from pipelines.vision.calibrate import CalibrationError
+from pipelines.vision.capture import CaptureError
+
 from .run import RunError, publish_flags, publish_round, rounds_from_changes, spec_from, summary, vision_changes
+
+SOURCE_ERRORS = (CaptureError, CalibrationError)
 
 
 def _start(value: str | None) -> datetime | None:
@@ -50,6 +55,7 @@ def run(source: str, game: str | None, db: str, ground_truth: str | None, kafka:
     rounds, flags by type and the hold.
     """
     from tqdm import tqdm
+    from tqdm.contrib.logging import logging_redirect_tqdm
 
     from pipelines.store.db import Store
 
@@ -61,9 +67,21 @@ def run(source: str, game: str | None, db: str, ground_truth: str | None, kafka:
     bus = _bus(kafka, spool)
     bar = tqdm(total=total or None, unit="frame", desc=f"{spec.game} {spec.table_id}", disable=as_json,
                file=sys.stderr)
-    rounds = rounds_from_changes(spec, stream, on_round=lambda r: publish_round(bus, r),
-                                 on_frame=lambda _: bar.update(1))
+    rounds: list = []  # every round as it completes, so a source that breaks later loses none of them
+
+    def on_round(r) -> None:
+        rounds.append(r)
+        publish_round(bus, r)
+
+    broken = None
+    try:
+        with logging_redirect_tqdm():  # a warning (a doubtful calibration) on its own line, not in the bar's
+            rounds_from_changes(spec, stream, on_round=on_round, on_frame=lambda _: bar.update(1))
+    except SOURCE_ERRORS as e:  # a video that breaks off, a camera of another size than its calibration
+        broken = e
     bar.close()
+    if broken is not None and not rounds:
+        raise click.ClickException(f"{broken}\nnothing was stored") from None
     settings = {spec.table_id: spec.settings}
     with Store(db) as store:
         store.upsert_table(spec.table_id, spec.game)
@@ -71,6 +89,9 @@ def run(source: str, game: str | None, db: str, ground_truth: str | None, kafka:
     publish_flags(bus, spec.table_id, rec.flags)
     bus.flush()
     bus.close()
+    if broken is not None:
+        raise click.ClickException(f"{broken}\n{len(rounds)} round(s) completed before it are stored in {db}; "
+                                   f"a round still in progress at frame {pipe.counters.frames_read} is not")
     out = summary(rounds, rec.flags) | {"db": str(Path(db)), "frames": pipe.counters.frames_read,
                                         "fps": round(pipe.counters.fps, 1)}
     if as_json:
@@ -121,6 +142,8 @@ def watch(table: str, kafka: str | None, spool: str, start: str | None) -> None:
         rounds_from_changes(spec, stream, on_round=on_round, on_frame=on_frame)
     except KeyboardInterrupt:
         pass
+    except SOURCE_ERRORS as e:  # the camera lost for good, or giving frames its calibration was not made for
+        raise click.ClickException(f"{e}\n{seen['rounds']} round(s) completed before it were published") from None
     finally:
         bus.flush()
         bus.close()

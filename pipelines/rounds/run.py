@@ -41,6 +41,7 @@ class RunSpec:
     truth_path: Path | None = None
     config: Any | None = None  # the TableConfig, when run from one
     reference: Path | None = None  # the empty table from this camera, if the installer saved one
+    frame_size: tuple[int, int] | None = None  # (width, height) the homography was made for, where known
 
 
 def spec_from(source: str | Path, *, game: str | None = None, ground_truth: str | Path | None = None,
@@ -84,7 +85,8 @@ def _from_truth(truth: Any, gt_path: Path, video: Path, start: datetime, game: s
     if reference is not None and not reference.is_file():
         raise RunError(f"{gt_path}: field reference: {reference} does not exist")
     return RunSpec(truth.game, truth.table_id, video, layout_for(truth.game), np.asarray(truth.homography),
-                   truth.fps, settings, start, truth_path=gt_path, reference=reference)
+                   truth.fps, settings, start, truth_path=gt_path, reference=reference,
+                   frame_size=tuple(truth.frame_size))
 
 
 def vision_changes(spec: RunSpec, detector: Any | None = None) -> tuple[Iterator[tuple[int, float, list]], Any, int]:
@@ -95,7 +97,8 @@ def vision_changes(spec: RunSpec, detector: Any | None = None) -> tuple[Iterator
     if spec.config is not None:
         pipe = VisionPipeline(spec.config, detector)
     else:
-        pipe = VisionPipeline((spec.layout, spec.homography), detector, reference=spec.reference)
+        pipe = VisionPipeline((spec.layout, spec.homography), detector, reference=spec.reference,
+                              frame_size=spec.frame_size)
     import cv2
 
     source = FrameSource(str(spec.video), fps=spec.fps or None)

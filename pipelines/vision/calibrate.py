@@ -41,6 +41,28 @@ def apply_homography(H: np.ndarray, points: np.ndarray) -> np.ndarray:
     return homog[:, :2] / homog[:, 2:3]
 
 
+# Where a calibration puts the layout in the frame says whether it was made for this camera: on the four
+# bundled cameras the layout's zones span 48-57 % of the frame, all of them inside it. A calibration made
+# for another resolution (a camera reconfigured after it was calibrated) shrinks or spills the layout.
+MIN_LAYOUT_COVER = 0.15
+MIN_LAYOUT_INSIDE = 0.9
+
+
+def layout_fit(layout: Layout, H_table_to_image: np.ndarray, frame_size: tuple[int, int]) -> str | None:
+    """What looks wrong with where the calibration puts the layout in a (width, height) frame, or None: its
+    zones' bounding box mostly outside the frame, or covering too little of it."""
+    pts = np.concatenate([apply_homography(H_table_to_image, np.array(z.polygon)) for z in layout.zones])
+    (x0, y0), (x1, y1) = pts.min(axis=0), pts.max(axis=0)
+    w, h = frame_size
+    inside = max(0.0, min(x1, w) - max(x0, 0)) * max(0.0, min(y1, h) - max(y0, 0))
+    area = max((x1 - x0) * (y1 - y0), 1e-9)
+    if inside / area < MIN_LAYOUT_INSIDE:
+        return f"{100 * (1 - inside / area):.0f} % of the layout's zones lie outside the {w}x{h} frame"
+    if inside / (w * h) < MIN_LAYOUT_COVER:
+        return f"the layout's zones cover only {100 * inside / (w * h):.0f} % of the {w}x{h} frame"
+    return None
+
+
 def draw_layout(frame: np.ndarray, layout: Layout, H_table_to_image: np.ndarray) -> np.ndarray:
     """The layout's zones drawn over a frame, so an installer can see the calibration fits."""
     out = frame.copy()

@@ -126,7 +126,14 @@ def calibrate(table: Path, out: Path, frame_index: int, reference: Path | None) 
     from pipelines.config import ConfigError, load_table_config
     from pipelines.games.layout import layout_for
 
-    from .calibrate import CalibrationError, apply_homography, draw_layout, reprojection_error, table_to_image
+    from .calibrate import (
+        CalibrationError,
+        apply_homography,
+        draw_layout,
+        layout_fit,
+        reprojection_error,
+        table_to_image,
+    )
     from .capture import CaptureError, FrameSource
 
     if frame_index < 0:
@@ -154,7 +161,16 @@ def calibrate(table: Path, out: Path, frame_index: int, reference: Path | None) 
     out.parent.mkdir(parents=True, exist_ok=True)
     if not cv2.imwrite(str(out), overlay):
         raise click.ClickException(f"{out}: cannot write the overlay image")
-    summary = {"out": str(out), "frame": frame_index, "game": cfg.game}
+    h, w = image.shape[:2]
+    summary = {"out": str(out), "frame": frame_index, "game": cfg.game, "frame_size": [w, h]}
+    # What the installer should look at first: a camera of another size than the calibration's, or a
+    # layout the homography puts mostly off the frame or in a corner of it.
+    problems = [p for p in (_size_mismatch(cfg.camera.frame_size, (w, h)), layout_fit(layout_for(cfg.game), H, (w, h)))
+                if p]
+    for problem in problems:
+        click.echo(f"warning: {problem}", err=True)
+    if problems:
+        summary["problems"] = problems
     if reference is not None:
         reference.parent.mkdir(parents=True, exist_ok=True)
         if not cv2.imwrite(str(reference), image):
@@ -165,3 +181,10 @@ def calibrate(table: Path, out: Path, frame_index: int, reference: Path | None) 
         dst = np.array([p.image_px for p in points])
         summary["reprojection_error_px"] = round(reprojection_error(H, src, dst), 3)
     click.echo(json.dumps(summary))
+
+
+def _size_mismatch(calibrated: tuple[int, int] | None, frame: tuple[int, int]) -> str | None:
+    if calibrated is None or tuple(calibrated) == tuple(frame):
+        return None
+    return (f"camera.frame_size is {calibrated[0]}x{calibrated[1]} but the camera gives {frame[0]}x{frame[1]}: "
+            "recalibrate, then set camera.frame_size to the camera's size")

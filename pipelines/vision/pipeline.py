@@ -12,6 +12,7 @@ an analysed frame whose change the gate located and fits one tile is looked at o
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ import supervision as sv
 from pipelines.config import TableConfig
 from pipelines.games.layout import Layout, layout_for
 
+from .calibrate import CalibrationError, layout_fit
 from .capture import Frame, FrameSource
 from .detect import Detector
 from .motion import MotionConfig, MotionGate
@@ -32,6 +34,8 @@ from .reference import EmptyTableFilter, load_reference
 from .regional import Box, RegionalDetector, union
 from .track import ZoneTracker
 from .zones import ZoneMapper
+
+log = logging.getLogger(__name__)
 
 
 class DetectsFrames(Protocol):
@@ -62,7 +66,8 @@ class VisionPipeline:
                  *, stable_frames: int | None = None, motion_gating: bool | None = None,
                  every_nth_frame: int | None = None, motion: MotionConfig | None = None,
                  reference: str | Path | np.ndarray | None = None,
-                 reference_similarity: float | None = None, regional: bool | None = None) -> None:
+                 reference_similarity: float | None = None, regional: bool | None = None,
+                 frame_size: tuple[int, int] | None = None) -> None:
         if isinstance(config, TableConfig):
             from .calibrate import table_to_image
 
@@ -74,6 +79,7 @@ class VisionPipeline:
             every_nth_frame = every_nth_frame or vc.every_nth_frame
             reference = reference if reference is not None else config.camera.reference
             reference_similarity = vc.reference_similarity
+            frame_size = frame_size or config.camera.frame_size
         else:
             self.config = None
             layout, H = config
@@ -98,6 +104,7 @@ class VisionPipeline:
             if not isinstance(detector, Detector):
                 raise ValueError("VisionPipeline: regional detection needs a Detector (it runs the tile model)")
             self.regional = RegionalDetector(detector)
+        self.frame_size = frame_size  # (width, height) the calibration was made for; None: not known
         self.counters = PipelineCounters()
         self.empty_table: EmptyTableFilter | None = None
         if reference is not None:
@@ -113,10 +120,27 @@ class VisionPipeline:
     def run(self, frames: Iterable[Frame] | None = None) -> Iterator[tuple[int, float, list[ZoneChange]]]:
         t0 = time.perf_counter()
         for frame in frames if frames is not None else self.source():
+            if not self.counters.frames_read:
+                self.check_calibration(frame.image)
             self.counters.frames_read += 1
             changes = self.process(frame) if frame.index % self.every_nth_frame == 0 else []
             self.counters.seconds = time.perf_counter() - t0
             yield frame.index, frame.timestamp, changes
+
+    def check_calibration(self, image: np.ndarray) -> None:
+        """Refuse frames of another size than the calibration's (every zone would be read in the wrong place);
+        warn when the calibration puts the layout mostly outside the frame or in a corner of it."""
+        h, w = image.shape[:2]
+        table = f"table {self.config.table_id}: " if self.config is not None else ""
+        if self.frame_size is not None and tuple(self.frame_size) != (w, h):
+            fw, fh = self.frame_size
+            raise CalibrationError(f"{table}the camera gives {w}x{h} frames but the calibration was made on "
+                                   f"{fw}x{fh} (camera.frame_size): recalibrate (tablewatch calibrate) or set "
+                                   f"the camera back to {fw}x{fh}")
+        problem = layout_fit(self.layout, self.H, (w, h))
+        if problem:
+            log.warning("%s%s: is the calibration made for this camera? Check it with tablewatch calibrate",
+                        table, problem)
 
     def _zone_polygons(self) -> dict[str, np.ndarray]:
         """The zones in image pixels, projected once (the gate's masks and the pending zones' box)."""

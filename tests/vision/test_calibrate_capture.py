@@ -14,7 +14,7 @@ from pipelines.sim.camera import Camera
 from pipelines.sim.render import render
 from pipelines.sim.scene import Scene
 from pipelines.sim.video import VideoSink
-from pipelines.vision.calibrate import CalibrationError, apply_homography, table_to_image
+from pipelines.vision.calibrate import CalibrationError, apply_homography, layout_fit, table_to_image
 from pipelines.vision.capture import CaptureError, FrameSource
 from pipelines.vision.cli import calibrate
 
@@ -42,6 +42,16 @@ def test_bad_reference_points_fail_clearly():
     pts[4] = ReferencePoint(table_mm=(1000, 500), image_px=(pts[4].image_px[0] + 80, pts[4].image_px[1]))
     with pytest.raises(CalibrationError, match="reprojection error"):
         table_to_image(Calibration(points=pts))
+
+
+def test_a_calibration_made_for_another_frame_is_spotted():
+    layout = layout_for("pick-2-poker")
+    cam = Camera.overhead(layout, np.random.default_rng(5))
+    assert layout_fit(layout, cam.H, cam.size) is None
+    quarter = np.diag([0.25, 0.25, 1.0]) @ cam.H  # made on frames a quarter the size (the zones in a corner)
+    assert "cover only 4 %" in layout_fit(layout, quarter, cam.size)
+    aside = np.array([[1.0, 0, cam.size[0] / 2], [0, 1, 0], [0, 0, 1]]) @ cam.H  # half the layout off the frame
+    assert "outside the 1280x720 frame" in layout_fit(layout, aside, cam.size)
 
 
 @pytest.fixture
@@ -92,3 +102,16 @@ def test_calibrate_command_draws_the_overlay(video, tmp_path):
     (tmp_path / "bad.yaml").write_text(yaml.safe_dump({**cfg, "game": "roulette"}))
     res = CliRunner().invoke(calibrate, ["--table", str(tmp_path / "bad.yaml"), "--out", str(out)])
     assert res.exit_code != 0 and "bad.yaml" in res.output and "game" in res.output
+
+
+def test_calibrate_command_warns_of_a_camera_of_another_size(video, tmp_path):
+    path, cam = video
+    cfg = {"table_id": "T1", "game": "king-high",
+           "camera": {"source": str(path), "frame_size": [1280, 720], "calibration": {"homography": cam.H.tolist()}}}
+    (tmp_path / "t.yaml").write_text(yaml.safe_dump(cfg))
+    res = CliRunner().invoke(calibrate, ["--table", str(tmp_path / "t.yaml"), "--out", str(tmp_path / "o.png")])
+    assert res.exit_code == 0, res.output
+    summary = json.loads(res.output.strip().splitlines()[-1])
+    assert summary["frame_size"] == [320, 180]
+    assert summary["problems"] == ["camera.frame_size is 1280x720 but the camera gives 320x180: recalibrate, "
+                                   "then set camera.frame_size to the camera's size"]
