@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractContextManager, asynccontextmanager, nullcontext
 from pathlib import Path
 from urllib.parse import quote
 
@@ -37,13 +37,17 @@ def _safe_next(target: str | None) -> str:
 
 
 def create_app(db_path: str | Path, *, secret: str | None = None,
-               media_roots: list[Path] | None = None, secure_cookies: bool = False) -> FastAPI:
-    """`media_roots`: folders evidence files may be served from (besides the database's own folder)."""
+               media_roots: list[Path] | None = None, secure_cookies: bool = False,
+               background: Callable[[], AbstractContextManager] | None = None) -> FastAPI:
+    """`media_roots`: folders evidence files may be served from (besides the database's own folder).
+    `background`: work that lives as long as the app serves (the store's Kafka sink), entered at startup
+    and left at shutdown, before the database closes."""
     db = Database(db_path)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        yield
+        with background() if background is not None else nullcontext():
+            yield
         db.close()
 
     app = FastAPI(title="tablewatch dashboards", docs_url=None, redoc_url=None, openapi_url=None,

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 
 import click
@@ -13,6 +17,25 @@ def _run(app: object, host: str, port: int) -> None:
     import uvicorn
 
     uvicorn.run(app, host=host, port=port, log_level="info", workers=1)  # one process: one writer
+
+
+@contextmanager
+def _store_sink(db_path: str, bootstrap: str, group: str, table_settings: dict | None) -> Iterator[None]:
+    """The store's Kafka sink for as long as the dashboards serve: DuckDB lets one process hold the file,
+    so the process serving the pages is also the one writing what the bus brings."""
+    from pipelines.bus import KafkaBus
+    from pipelines.store.db import Store
+    from pipelines.store.sink import sinking
+
+    store, bus = Store(db_path), KafkaBus(bootstrap)  # the same database instance as the pages' connection
+    try:
+        with sinking(store, bus, group, table_settings) as totals:
+            click.echo(f"sinking rounds and flags from {bootstrap} into {db_path} (group {group})", err=True)
+            yield
+        click.echo(f"sink stopped: {json.dumps(totals)}", err=True)
+    finally:
+        bus.close()
+        store.close()
 
 
 @click.command()
@@ -26,14 +49,25 @@ def _run(app: object, host: str, port: int) -> None:
               help="cookie-signing key (env TABLEWATCH_SECRET); default: one kept in the database")
 @click.option("--create-admin", metavar="USER", default=None,
               help="create this admin user first (asks for the password) when no user exists")
+@click.option("--kafka", "bootstrap", default=None, metavar="HOST:PORT",
+              help="also sink rounds and flags from Kafka into the store: DuckDB lets one process write the "
+                   "file, so with the dashboards running this process is the store's writer")
+@click.option("--group", default="store", show_default=True, help="with --kafka: the sink's consumer group")
+@click.option("--settings", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="with --kafka: table settings YAML/JSON for reconciling what arrives")
 def serve(db_path: str, host: str, port: int, media: tuple[str, ...], secret: str | None,
-          create_admin: str | None) -> None:
+          create_admin: str | None, bootstrap: str | None, group: str, settings: str | None) -> None:
     """Serve the dashboards for surveillance, game protection and managers."""
+    from pipelines.store.cli import table_settings
+
     from . import auth
     from .app import create_app
 
+    background = None
+    if bootstrap is not None:
+        background = partial(_store_sink, db_path, bootstrap, group, table_settings(settings))
     try:
-        app = create_app(db_path, secret=secret, media_roots=[Path(m) for m in media])
+        app = create_app(db_path, secret=secret, media_roots=[Path(m) for m in media], background=background)
     except (RuntimeError, OSError) as e:
         raise click.ClickException(f"--db {db_path}: {e}") from e
     db = app.state.db

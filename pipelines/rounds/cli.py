@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import sys
 import time
 from datetime import datetime
@@ -16,6 +17,14 @@ from pipelines.vision.capture import CaptureError
 from .run import RunError, publish_flags, publish_round, rounds_from_changes, spec_from, summary, vision_changes
 
 SOURCE_ERRORS = (CaptureError, CalibrationError)
+
+
+class _OwnLine(logging.Handler):
+    """Warnings (a broker down, a doubtful calibration) on a line of their own, not appended to the status
+    line that `watch` redraws in place."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        click.echo("\n" + self.format(record), err=True)
 
 
 def _start(value: str | None) -> datetime | None:
@@ -117,6 +126,7 @@ def watch(table: str, kafka: str | None, spool: str, start: str | None) -> None:
         spec = spec_from(table, session_start=_start(start) or datetime.now().astimezone())
     except (RunError, ValueError) as e:
         raise click.ClickException(str(e)) from None
+    logging.getLogger("pipelines").addHandler(_OwnLine())
     stream, pipe, _ = vision_changes(spec)
     bus = _bus(kafka, spool)
     seen = {"rounds": 0, "flags": 0}

@@ -50,11 +50,24 @@ def _cell(v: Any) -> str:
     return str(v)
 
 
-def _open(db: str) -> Store:
+def _open(db: str, *, write: bool = False) -> Store:
+    """The store read-only (it must exist), or for writing (created with its schema when missing)."""
     try:
-        return Store(db, read_only=True)
-    except (FileNotFoundError, OSError) as e:
+        return Store(db, read_only=not write)
+    except OSError as e:  # FileNotFoundError, StoreBusy
         raise click.ClickException(f"--db {db}: {e}") from e
+
+
+def table_settings(path: str | None) -> dict[str, dict[str, Any]] | None:
+    """`--settings FILE` loaded, or a clear error naming the file and the field (not a traceback)."""
+    from pipelines.reconcile.config import SettingsError, load_table_settings
+
+    if path is None:
+        return None
+    try:
+        return load_table_settings(path)
+    except SettingsError as e:
+        raise click.BadParameter(str(e), param_hint="--settings") from None
 
 
 def _shifts(store: Store, spec: str | None) -> None:
@@ -178,17 +191,17 @@ def flags(db: str, flag_type: str | None, table: str | None, limit: int, fmt: st
 def replay(db: str, start: str | None, end: str | None, settings: str | None, write: bool, as_json: bool
            ) -> None:
     """Re-reconcile stored rounds under the current settings; show flags that appear or disappear."""
-    from pipelines.reconcile import load_table_settings, reconcile_detailed
+    from pipelines.reconcile import reconcile_detailed
 
     from .replay import diff_flags
 
-    table_settings = load_table_settings(settings) if settings else None
-    with Store(db, read_only=not write) as store:
+    settings_by_table = table_settings(settings)
+    with _open(db, write=write) as store:
         rounds = store.stored_rounds(_when(start, "--from"), _when(end, "--to"))
-        rec = reconcile_detailed(rounds, table_settings)
+        rec = reconcile_detailed(rounds, settings_by_table)
         appeared, disappeared = diff_flags(store, rounds, rec.flags)
         if write:
-            store.write_rounds(rounds, table_settings, reconciled=rec)
+            store.write_rounds(rounds, settings_by_table, reconciled=rec)
     if not as_json:
         click.echo(f"{len(rounds)} rounds re-reconciled: {len(appeared)} flag(s) appear, "
                    f"{len(disappeared)} disappear")
@@ -214,7 +227,7 @@ def import_csv(kind: str, path: str, db: str) -> None:
     from .imports import CsvImportError
     from .imports import import_csv as do_import
 
-    with Store(db) as store:
+    with _open(db, write=True) as store:
         try:
             n = do_import(store, path, kind)
         except CsvImportError as e:
@@ -237,17 +250,16 @@ def sink(db: str, bootstrap: str, group: str, settings: str | None) -> None:
     import threading
 
     from pipelines.bus import KafkaBus
-    from pipelines.reconcile import load_table_settings
 
     from .sink import TOPICS, run_sink
 
-    table_settings = load_table_settings(settings) if settings else None
-    store = _open(db)
+    settings_by_table = table_settings(settings)
+    store = _open(db, write=True)  # the one writer: creates the store on first start
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
     bus = KafkaBus(bootstrap)
     click.echo(f"sinking {', '.join(TOPICS)} from {bootstrap} into {db} (group {group})")
-    totals = run_sink(store, bus, group, stop, table_settings)
+    totals = run_sink(store, bus, group, stop, settings_by_table)
     bus.close()
     click.echo(json.dumps(totals))

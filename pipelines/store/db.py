@@ -39,6 +39,11 @@ def wall_time(ts: str | None) -> datetime | None:
     return datetime.fromisoformat(ts).replace(tzinfo=None)
 
 
+class StoreBusy(OSError):
+    """The store's file is held by another process: DuckDB lets one process open it for writing, and none
+    read-only beside it."""
+
+
 class Store:
     def __init__(self, path: str | Path, *, read_only: bool = False, shifts: ShiftConfig | None = None,
                  migrate_upto: int | None = None) -> None:
@@ -46,7 +51,12 @@ class Store:
         self.read_only = read_only
         if read_only and not Path(self.path).exists():
             raise FileNotFoundError(f"{self.path}: no such database")
-        self.con = duckdb.connect(self.path, read_only=read_only)
+        try:
+            self.con = duckdb.connect(self.path, read_only=read_only)
+        except duckdb.IOException as e:
+            raise StoreBusy(f"{self.path}: cannot open the store: {e}. One process at a time holds it (the "
+                            "dashboards, which also sink Kafka with --kafka, or tablewatch sink): stop it "
+                            "first, or read a copy of the file") from e
         if not read_only:
             migrate(self.con, upto=migrate_upto)
             if migrate_upto is None:

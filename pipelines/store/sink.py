@@ -7,7 +7,10 @@ reason; the sink never stops on one."""
 from __future__ import annotations
 
 import json
+import logging
+import threading
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +22,7 @@ from pipelines.reconcile.flag import Flag
 from .db import Store
 
 TOPICS = ("rounds", "flags")
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -103,3 +107,27 @@ def run_sink(store: Store, bus: Any, group: str, stop: Any, settings_by_table: d
 
     consume_forever(bus, list(TOPICS), group, handle, stop)
     return totals
+
+
+@contextmanager
+def sinking(store: Store, bus: Any, group: str = "store", settings_by_table: dict[str, Any] | None = None
+            ) -> Iterator[dict[str, int]]:
+    """`run_sink` in a background thread of this process, stopped and joined on exit; yields its running
+    totals. DuckDB lets one process hold the store for writing and none read it beside that one, so the
+    dashboards, which write their own tables, run the sink this way (`tablewatch serve --kafka`)."""
+    stop = threading.Event()
+    totals: dict[str, int] = {}
+
+    def work() -> None:
+        try:
+            run_sink(store, bus, group, stop, settings_by_table, totals)
+        except Exception:  # said in the log; the pages go on serving what is stored
+            log.exception("the store's Kafka sink stopped")
+
+    thread = threading.Thread(target=work, name="store-sink", daemon=True)
+    thread.start()
+    try:
+        yield totals
+    finally:
+        stop.set()
+        thread.join(30)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -199,3 +200,21 @@ def test_cli_report_and_flags_json(tmp_path):
     assert [r["type"] for r in rows] == ["payout_error"] and rows[0]["round_id"] == "r2"
     bad = runner.invoke(report, ["hold", "--db", str(db), "--by", "colour"])
     assert bad.exit_code != 0 and "colour" in bad.output
+
+
+@pytest.mark.parametrize("text, needle", [
+    ("tables: [1\n", r"s\.yaml: cannot read"),
+    ("tables:\n  T1:\n    game: high-tie\n    settings: {decks: 0}\n", r"s\.yaml: field tables\.T1\.settings\.decks"),
+])
+def test_replay_names_a_bad_settings_file_and_changes_nothing(tmp_path, text, needle):
+    from pipelines.store.cli import replay
+
+    db = tmp_path / "r.duckdb"
+    with write(db, ROUNDS) as s:
+        before = dump(s)
+    (tmp_path / "s.yaml").write_text(text)
+    res = CliRunner().invoke(replay, ["--db", str(db), "--settings", str(tmp_path / "s.yaml"), "--write"])
+    assert res.exit_code == 2 and "Invalid value for --settings" in res.output
+    assert re.search(needle, res.output), res.output
+    with Store(db, read_only=True) as s:
+        assert dump(s) == before
