@@ -8,10 +8,8 @@ a snapshot at the flag's frame, a short clip around it and the detector labels o
 from __future__ import annotations
 
 import json
-import os
 import secrets
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -22,6 +20,7 @@ from pipelines.games.layout import layout_for
 from pipelines.reconcile import Flag
 from pipelines.sim.script import script_for
 from pipelines.sim.script_base import ScriptedRound
+from pipelines.sim.video import VideoSink
 from pipelines.store.db import Store
 
 from . import auth
@@ -68,19 +67,6 @@ def script_tables(tables: tuple[tuple[str, str, str], ...], rounds_per_table: in
     return out
 
 
-@contextmanager
-def _quiet_stderr() -> Iterator[None]:
-    """OpenCV's FFmpeg wrapper warns on every WebM writer about a tag it then uses anyway."""
-    saved = os.dup(2)
-    with open(os.devnull, "w") as null:
-        os.dup2(null.fileno(), 2)
-        try:
-            yield
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-
-
 class EvidenceRenderer:
     """Draws the evidence of flags with the simulator's renderer, one fixed camera per table."""
 
@@ -117,12 +103,9 @@ class EvidenceRenderer:
             {"frame": at + first, "camera_homography": camera.H.tolist(),
              "detections": [lb._asdict() for lb in labels]}, indent=1))
         lo, hi = max(0, at - self.clip_frames // 2), min(len(sr.scenes), at + self.clip_frames // 2)
-        with _quiet_stderr():
-            writer = cv2.VideoWriter(str(self.media_dir / f"{stem}.webm"), cv2.VideoWriter_fourcc(*"VP80"), 10,
-                                     camera.size)
-        for scene in sr.scenes[lo:hi]:
-            writer.write(render(layout, scene, camera, rng)[0])
-        writer.release()
+        with VideoSink(self.media_dir / f"{stem}.webm", 10, camera.size) as clip:
+            for scene in sr.scenes[lo:hi]:
+                clip.write(render(layout, scene, camera, rng)[0])
         return [f"{stem}.png", f"{stem}.webm", f"{stem}_detections.json"]
 
 

@@ -93,7 +93,9 @@ class TableConfig(BaseModel):
     camera: CameraConfig
     settings: dict[str, Any] = Field(default_factory=dict, description="the game's Settings fields")
     vision: VisionConfig = Field(default_factory=VisionConfig)
-    snapshots_dir: str | None = None
+    snapshots_dir: str | None = Field(None, description="where flags' evidence (snapshot, clip, detections) is "
+                                      "written, under evidence/<table>/<round>/: the store's folder or a --media "
+                                      "folder of the dashboards, so they can show it")
 
     def game_settings(self) -> Any:
         return game_module(self.game).Settings(**self.settings)
@@ -109,6 +111,8 @@ def load_table_config(path: str | Path) -> TableConfig:
     src = cfg.camera.source
     if not ("://" in src or src.isdigit() or Path(src).is_absolute()):
         cfg.camera.source = str((path.parent / src).resolve())  # relative to the config file
+    if cfg.snapshots_dir is not None and not Path(cfg.snapshots_dir).is_absolute():
+        cfg.snapshots_dir = str((path.parent / cfg.snapshots_dir).resolve())
     ref = cfg.camera.reference
     if ref is not None:
         ref_path = ref if Path(ref).is_absolute() else (path.parent / ref).resolve()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sys
 import time
 from datetime import datetime
@@ -14,7 +15,17 @@ import click
 from pipelines.vision.calibrate import CalibrationError
 from pipelines.vision.capture import CaptureError
 
-from .run import RunError, publish_flags, publish_round, rounds_from_changes, spec_from, summary, vision_changes
+from .run import (
+    RunError,
+    evidence_for,
+    flags_with_evidence,
+    publish_flags,
+    publish_round,
+    rounds_from_changes,
+    spec_from,
+    summary,
+    vision_changes,
+)
 
 SOURCE_ERRORS = (CaptureError, CalibrationError)
 
@@ -25,6 +36,14 @@ class _OwnLine(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         click.echo("\n" + self.format(record), err=True)
+
+
+def _media_dir(given: str | None, spec, default: Path) -> Path:
+    """Where evidence goes: --evidence, else the table config's snapshots_dir, else `default`."""
+    if given:
+        return Path(given)
+    config_dir = spec.config.snapshots_dir if spec.config is not None else None
+    return Path(config_dir) if config_dir else default
 
 
 def _start(value: str | None) -> datetime | None:
@@ -55,9 +74,13 @@ def _bus(kafka: str | None, spool: str | None):
 @click.option("--kafka", default=None, help="HOST:PORT: publish events and rounds to Kafka")
 @click.option("--spool", default=None, help="spool file for Kafka outages (with --kafka)")
 @click.option("--start", "start", default=None, help="ISO 8601 time of the video's first frame")
+@click.option("--evidence", "evidence_dir", type=click.Path(file_okay=False), default=None,
+              help="where flags' evidence goes (snapshot, clip, detections in evidence/<table>/<round>/); default: "
+                   "the table config's snapshots_dir, else the store's folder (the dashboards serve media from it)")
+@click.option("--no-evidence", is_flag=True, help="write no evidence (flags carry no frames)")
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object as the last line")
 def run(source: str, game: str | None, db: str, ground_truth: str | None, kafka: str | None,
-        spool: str | None, start: str | None, as_json: bool) -> None:
+        spool: str | None, start: str | None, evidence_dir: str | None, no_evidence: bool, as_json: bool) -> None:
     """Run the whole pipeline on SOURCE: a samples/<game>/ folder, a table config or a video file.
 
     Video -> detector -> zones -> rounds -> reconcile -> DuckDB (--db), with a progress bar; prints the
@@ -73,14 +96,17 @@ def run(source: str, game: str | None, db: str, ground_truth: str | None, kafka:
     except (RunError, ValueError) as e:
         raise click.ClickException(str(e)) from None
     stream, pipe, total = vision_changes(spec)
+    recorder = None if no_evidence else evidence_for(spec, pipe, _media_dir(evidence_dir, spec, Path(db).parent))
     bus = _bus(kafka, spool)
     bar = tqdm(total=total or None, unit="frame", desc=f"{spec.game} {spec.table_id}", disable=as_json,
                file=sys.stderr)
     rounds: list = []  # every round as it completes, so a source that breaks later loses none of them
+    snapshots: dict[str, list[str]] = {}  # flag id -> its evidence, written while the frames are at hand
 
     def on_round(r) -> None:
         rounds.append(r)
         publish_round(bus, r)
+        snapshots.update({f.flag_id: f.snapshots for f in flags_with_evidence(r, spec.settings, recorder)})
 
     broken = None
     try:
@@ -89,20 +115,26 @@ def run(source: str, game: str | None, db: str, ground_truth: str | None, kafka:
     except SOURCE_ERRORS as e:  # a video that breaks off, a camera of another size than its calibration
         broken = e
     bar.close()
+    if recorder is not None:
+        recorder.close()  # the clips still being encoded
     if broken is not None and not rounds:
         raise click.ClickException(f"{broken}\nnothing was stored") from None
     settings = {spec.table_id: spec.settings}
     with Store(db) as store:
         store.upsert_table(spec.table_id, spec.game)
         rec = store.write_rounds(rounds, settings)
-    publish_flags(bus, spec.table_id, rec.flags)
+        flags = [f.model_copy(update={"snapshots": snapshots.get(f.flag_id, [])}) for f in rec.flags]
+        store.write_flags([f for f in flags if f.snapshots])
+    publish_flags(bus, spec.table_id, flags)
     bus.flush()
     bus.close()
     if broken is not None:
         raise click.ClickException(f"{broken}\n{len(rounds)} round(s) completed before it are stored in {db}; "
                                    f"a round still in progress at frame {pipe.counters.frames_read} is not")
-    out = summary(rounds, rec.flags) | {"db": str(Path(db)), "frames": pipe.counters.frames_read,
-                                        "fps": round(pipe.counters.fps, 1)}
+    out = summary(rounds, flags) | {"db": str(Path(db)), "frames": pipe.counters.frames_read,
+                                    "fps": round(pipe.counters.fps, 1),
+                                    "evidence": {"dir": str(recorder.media_dir) if recorder else None,
+                                                 "flags": sum(bool(f.snapshots) for f in flags)}}
     if as_json:
         click.echo(json.dumps(out))
         return
@@ -111,23 +143,32 @@ def run(source: str, game: str | None, db: str, ground_truth: str | None, kafka:
     click.echo("flags: " + (", ".join(f"{k} {v}" for k, v in sorted(out["flags"].items())) or "none"))
     hold = "n/a" if out["hold_pct"] is None else f"{out['hold_pct']:.2f} %"
     click.echo(f"drop {out['drop']:.2f}, win {out['win']:.2f}, hold {hold}; stored in {out['db']}")
+    if out["evidence"]["flags"]:
+        click.echo(f"evidence of {out['evidence']['flags']} flag(s) under {out['evidence']['dir']}/evidence "
+                   f"(tablewatch serve --db {out['db']} shows it on each round's page)")
 
 
 @click.command()
 @click.option("--table", "table", required=True, type=click.Path(exists=True), help="table configuration file")
 @click.option("--kafka", default=None, help="HOST:PORT: publish to Kafka (in-process bus otherwise)")
-@click.option("--spool", default="tablewatch-spool.sqlite", show_default=True, help="spool for Kafka outages")
+@click.option("--spool", default=None, help="spool for Kafka outages (default: "
+              "$TABLEWATCH_STATE_DIR, else ~/.local/state/tablewatch, /bus-spool-<broker>.sqlite)")
 @click.option("--start", "start", default=None, help="ISO 8601 time of the first frame (default: now)")
-def watch(table: str, kafka: str | None, spool: str, start: str | None) -> None:
+@click.option("--evidence", "evidence_dir", type=click.Path(file_okay=False), default=None,
+              help="where flags' evidence goes (snapshot, clip, detections in evidence/<table>/<round>/); default: "
+                   "the table config's snapshots_dir, else $TABLEWATCH_STATE_DIR, else the current folder")
+@click.option("--no-evidence", is_flag=True, help="write no evidence (flags carry no frames)")
+def watch(table: str, kafka: str | None, spool: str | None, start: str | None, evidence_dir: str | None,
+          no_evidence: bool) -> None:
     """Watch a table live: camera -> rounds -> bus, with a status line (frames/s, rounds, flags)."""
-    from pipelines.reconcile import reconcile
-
     try:
         spec = spec_from(table, session_start=_start(start) or datetime.now().astimezone())
     except (RunError, ValueError) as e:
         raise click.ClickException(str(e)) from None
     logging.getLogger("pipelines").addHandler(_OwnLine())
     stream, pipe, _ = vision_changes(spec)
+    state_dir = Path(os.environ.get("TABLEWATCH_STATE_DIR") or Path.cwd())  # the store's folder in infra/systemd
+    recorder = None if no_evidence else evidence_for(spec, pipe, _media_dir(evidence_dir, spec, state_dir))
     bus = _bus(kafka, spool)
     seen = {"rounds": 0, "flags": 0}
     last = [0.0]
@@ -135,7 +176,7 @@ def watch(table: str, kafka: str | None, spool: str, start: str | None) -> None:
     def on_round(r) -> None:
         publish_round(bus, r)
         seen["rounds"] += 1
-        _, flags = reconcile([r], {spec.table_id: spec.settings})
+        flags = flags_with_evidence(r, spec.settings, recorder)
         publish_flags(bus, spec.table_id, flags)
         seen["flags"] += len(flags)
 
@@ -155,6 +196,8 @@ def watch(table: str, kafka: str | None, spool: str, start: str | None) -> None:
     except SOURCE_ERRORS as e:  # the camera lost for good, or giving frames its calibration was not made for
         raise click.ClickException(f"{e}\n{seen['rounds']} round(s) completed before it were published") from None
     finally:
+        if recorder is not None:
+            recorder.close()
         bus.flush()
         bus.close()
         click.echo(f"\n{seen['rounds']} rounds, {seen['flags']} flags", err=True)

@@ -140,6 +140,29 @@ def publish_round(bus: Any, rnd: Round) -> None:
     bus.publish(ROUNDS, rnd.table_id, rnd)
 
 
+def evidence_for(spec: RunSpec, pipe: Any, media_dir: str | Path) -> Any:
+    """An evidence recorder fed by the pipeline's analysed frames (pipelines/rounds/evidence.py)."""
+    from .evidence import EvidenceRecorder
+
+    recorder = EvidenceRecorder(Path(media_dir).resolve(), spec.table_id, spec.fps or 10.0, homography=spec.homography)
+    pipe.on_analysed = lambda frame, det: recorder.add(frame.index, frame.image, det)
+    return recorder
+
+
+def flags_with_evidence(rnd: Round, settings: Any, recorder: Any | None) -> list[Any]:
+    """A round's flags (reconciled on their own, as it completes), each with its evidence written where a
+    recorder keeps the frames; frames before the round are then dropped."""
+    from pipelines.reconcile import reconcile
+
+    _, flags = reconcile([rnd], {rnd.table_id: settings})
+    if recorder is None:
+        return flags
+    flags = [f.model_copy(update={"snapshots": recorder.write(f)}) for f in flags]
+    if rnd.frames is not None:
+        recorder.forget_before(rnd.frames.start)
+    return flags
+
+
 def publish_flags(bus: Any, table_id: str, flags: Iterable[Any]) -> None:
     """Flags go to topic "flags", keyed by table like everything else (per-table order)."""
     from pipelines.bus.topics import FLAGS

@@ -1,18 +1,36 @@
 """Writing simulated camera video with OpenCV, and reading it back to check it.
 
 The codec follows the file's extension: `.avi` is Motion-JPEG (MJPG), `.mp4` is MPEG-4 part 2 (mp4v);
-both round-trip through this OpenCV build (FFmpeg backend), which the tests check.
+both round-trip through this OpenCV build (FFmpeg backend), which the tests check. `.webm` is VP8, which
+browsers play: the dashboards' evidence clips.
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 
 import cv2
 import numpy as np
 
-CODECS = {".avi": "MJPG", ".mp4": "mp4v"}
+CODECS = {".avi": "MJPG", ".mp4": "mp4v", ".webm": "VP80"}
+
+
+@contextmanager
+def quiet_stderr() -> Iterator[None]:
+    """OpenCV's FFmpeg wrapper warns on every WebM writer about a tag it then uses anyway (printed by C code,
+    so only the file descriptor can be hushed, for the moment the writer opens)."""
+    saved = os.dup(2)
+    with open(os.devnull, "w") as null:
+        os.dup2(null.fileno(), 2)
+        try:
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
 
 
 class VideoError(RuntimeError):
@@ -31,8 +49,9 @@ class VideoSink:
             raise VideoError(f"{self.path}: fps must be positive, got {fps!r}")
         self.fps, self.size = float(fps), (int(size[0]), int(size[1]))
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._writer = cv2.VideoWriter(str(self.path), cv2.VideoWriter_fourcc(*CODECS[suffix]), self.fps,
-                                       self.size)
+        with quiet_stderr():
+            self._writer = cv2.VideoWriter(str(self.path), cv2.VideoWriter_fourcc(*CODECS[suffix]), self.fps,
+                                           self.size)
         if not self._writer.isOpened():
             raise VideoError(f"{self.path}: OpenCV could not open a {CODECS[suffix]} writer")
         self.frames = 0

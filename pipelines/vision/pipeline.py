@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -105,6 +105,8 @@ class VisionPipeline:
                 raise ValueError("VisionPipeline: regional detection needs a Detector (it runs the tile model)")
             self.regional = RegionalDetector(detector)
         self.frame_size = frame_size  # (width, height) the calibration was made for; None: not known
+        # Called with each analysed frame and its detections (the evidence recorder keeps them).
+        self.on_analysed: Callable[[Frame, sv.Detections], None] | None = None
         self.counters = PipelineCounters()
         self.empty_table: EmptyTableFilter | None = None
         if reference is not None:
@@ -175,6 +177,8 @@ class VisionPipeline:
             detections = self.detector.detect(frame.image)
         if self.empty_table is not None:
             detections = self.empty_table.filter(frame.image, detections)
+        if self.on_analysed is not None:
+            self.on_analysed(frame, detections)
         obs = self.mapper.observe(detections)
         changes = self.tracker.update(frame.index, obs)
         self.counters.changes += len(changes)

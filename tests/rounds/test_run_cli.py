@@ -28,6 +28,15 @@ def test_run_on_a_sample_stores_rounds(tmp_path: Path) -> None:
     con = duckdb.connect(str(db), read_only=True)
     stored = con.execute("select count(*), min(table_id) from rounds").fetchone()
     assert stored == (out["rounds"], "T1")
+    # Each flag carries the camera's own frames, beside the store where the dashboards serve them from.
+    flags = con.execute("select flag_id, frame_start, snapshots from flags").fetchall()
+    assert flags and out["evidence"] == {"dir": str(tmp_path.resolve()), "flags": len(flags)}
+    for _, frame_start, snapshots in flags:
+        jpg, clip, boxes = json.loads(snapshots)
+        assert jpg.startswith("evidence/T1/") and clip.endswith(".webm") and (tmp_path / clip).stat().st_size
+        assert cv2.imread(str(tmp_path / jpg)).shape == (720, 1280, 3)
+        boxes = json.loads((tmp_path / boxes).read_text())
+        assert abs(boxes["frame"] - frame_start) <= 3 and boxes["detections"]
 
 
 def test_sources_resolve_or_name_the_problem(tmp_path: Path) -> None:
@@ -121,3 +130,26 @@ def test_run_keeps_the_rounds_completed_before_the_source_breaks(tmp_path: Path)
     assert "1 round(s) completed before it are stored" in res.output
     con = duckdb.connect(str(db), read_only=True)
     assert con.execute("select count(*), min(table_id) from rounds").fetchone() == (1, "HT-03")
+
+
+@pytest.mark.slow
+def test_watch_keeps_spool_and_evidence_in_the_state_directory(tmp_path: Path, monkeypatch) -> None:
+    # As infra/systemd runs it: the working directory is not writable, $TABLEWATCH_STATE_DIR is the store's
+    # folder. With the broker down, what the table produced waits in the spool there, with the flags' frames.
+    import sqlite3
+
+    state = tmp_path / "state"
+    state.mkdir()
+    elsewhere = tmp_path / "cwd"
+    elsewhere.mkdir()
+    monkeypatch.setenv("TABLEWATCH_STATE_DIR", str(state))
+    monkeypatch.chdir(elsewhere)
+    res = CliRunner().invoke(main, ["watch", "--table", str(_config_with(tmp_path, "high-tie")),
+                                    "--kafka", "127.0.0.1:1"])
+    assert res.exit_code == 0, res.output
+    assert "1 rounds, 1 flags" in res.output and "unavailable" in res.output
+    (spool,) = state.glob("bus-spool-*.sqlite")
+    topics = dict(sqlite3.connect(spool).execute("select topic, count(*) from spool group by topic").fetchall())
+    assert topics["rounds"] == 1 and topics["flags"] == 1
+    assert len(list((state / "evidence" / "HT-03").glob("*/f*.jpg"))) == 1
+    assert not any(elsewhere.iterdir())

@@ -1,0 +1,116 @@
+"""Evidence for flags from the camera itself: the frames that show what a flag says happened.
+
+While a table runs, `EvidenceRecorder.add` keeps every analysed frame (JPEG in memory, bounded) with its
+detections. When a round's flags are raised, `write(flag)` puts under `media_dir/evidence/<table>/<round>/`
+a snapshot of the frame the flag names (its `frames.start`, or the nearest analysed frame), a short WebM
+clip of the analysed frames around it and the detections of that frame, and returns their paths relative to
+`media_dir`: the dashboards serve a round's media from the store's folder (and `--media` folders), so
+with `media_dir` there the round page shows them and the evidence bundle carries them.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections import OrderedDict
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+
+import cv2
+import numpy as np
+import supervision as sv
+
+from pipelines.reconcile.flag import Flag
+from pipelines.sim.video import VideoError, VideoSink
+
+log = logging.getLogger(__name__)
+JPEG_QUALITY = 90
+MAX_GAP_S = 2.0  # a flag's snapshot is at most this far from the frame it names
+
+
+class EvidenceRecorder:
+    def __init__(self, media_dir: str | Path, table_id: str, fps: float = 10.0, *, max_frames: int = 1500,
+                 clip_frames: int = 20, homography: np.ndarray | None = None) -> None:
+        """`max_frames`: analysed frames kept (about 100 KB each at 1280x720); a round must end within them
+        for its flags to have evidence. `clip_frames`: analysed frames in a flag's clip, around its frame."""
+        self.media_dir = Path(media_dir)
+        self.table_id = table_id
+        self.fps = fps
+        self.max_frames = max_frames
+        self.clip_frames = clip_frames
+        self.homography = None if homography is None else np.asarray(homography).tolist()
+        self._frames: OrderedDict[int, tuple[bytes, list[dict]]] = OrderedDict()
+        self._encoder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="evidence-clips")
+        self._clips: list[Future] = []
+
+    def add(self, index: int, image: np.ndarray, detections: sv.Detections) -> None:
+        ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+        if not ok:
+            return
+        self._frames[index] = (jpeg.tobytes(), _boxes(detections))
+        while len(self._frames) > self.max_frames:
+            self._frames.popitem(last=False)
+
+    def forget_before(self, index: int) -> None:
+        """Drop the frames before `index` (a round that ended there has its evidence written)."""
+        for k in [k for k in self._frames if k < index]:
+            del self._frames[k]
+
+    def frame_for(self, flag: Flag) -> int | None:
+        """The analysed frame kept that is nearest the flag's first frame, if within `MAX_GAP_S` of it (None:
+        nothing kept near it; a frame seconds away would show something else)."""
+        if not self._frames:
+            return None
+        want = flag.frames.start if flag.frames is not None else next(reversed(self._frames))
+        keys = np.fromiter(self._frames, dtype=np.int64)
+        best = int(keys[np.argmin(np.abs(keys - want))])
+        return best if abs(best - want) <= MAX_GAP_S * self.fps else None
+
+    def write(self, flag: Flag) -> list[str]:
+        """Snapshot, clip and detections of the frame a flag names, as paths relative to `media_dir` ([] if no
+        frame is kept near it). Flags of one round at one frame share the files; the clip is encoded in the
+        background (`close` waits for it): VP8 takes about a second a clip, too long to hold the camera up."""
+        at = self.frame_for(flag)
+        if at is None:
+            return []
+        stem = Path("evidence") / self.table_id / flag.round_id / f"f{at}"
+        out = [f"{stem}.jpg", f"{stem}.webm", f"{stem}_detections.json"]
+        if (self.media_dir / out[0]).is_file():
+            return out
+        (self.media_dir / stem.parent).mkdir(parents=True, exist_ok=True)
+        jpeg, boxes = self._frames[at]
+        (self.media_dir / out[2]).write_text(json.dumps(
+            {"frame": at, "table_id": self.table_id, "camera_homography": self.homography, "detections": boxes},
+            indent=1))
+        keys = list(self._frames)
+        i = keys.index(at)
+        clip = [self._frames[k][0] for k in keys[max(0, i - self.clip_frames // 2): i + self.clip_frames // 2]]
+        self._clips.append(self._encoder.submit(_write_clip, self.media_dir / out[1], clip, self.fps))
+        (self.media_dir / out[0]).write_bytes(jpeg)  # last: it says the files of this frame are there
+        return out
+
+    def close(self) -> None:
+        """Wait for the clips still being encoded; say which could not be written."""
+        for job in self._clips:
+            try:
+                job.result()
+            except VideoError as e:
+                log.warning("evidence clip not written: %s", e)
+        self._clips.clear()
+        self._encoder.shutdown()
+
+
+def _write_clip(path: Path, jpegs: list[bytes], fps: float) -> None:
+    frames = [cv2.imdecode(np.frombuffer(j, np.uint8), cv2.IMREAD_COLOR) for j in jpegs]
+    h, w = frames[0].shape[:2]
+    with VideoSink(path, fps, (w, h)) as sink:
+        for f in frames:
+            sink.write(f)
+
+
+def _boxes(det: sv.Detections) -> list[dict]:
+    """The detections as plain JSON rows (class, box in frame pixels, confidence, card, chip value)."""
+    data = det.data
+    return [{"class_name": str(data["class_name"][i]), "xyxy": [round(float(v), 1) for v in det.xyxy[i]],
+             "confidence": round(float(det.confidence[i]), 3), "card": str(data.get("card", [""] * len(det))[i]),
+             "chip_value": int(data.get("chip_value", [0] * len(det))[i])} for i in range(len(det))]
