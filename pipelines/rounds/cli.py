@@ -95,7 +95,10 @@ def run(source: str, game: str | None, db: str, ground_truth: str | None, kafka:
         spec = spec_from(source, game=game, ground_truth=ground_truth, session_start=_start(start))
     except (RunError, ValueError) as e:
         raise click.ClickException(str(e)) from None
-    stream, pipe, total = vision_changes(spec)
+    try:
+        stream, pipe, total = vision_changes(spec)
+    except SOURCE_ERRORS as e:
+        raise click.ClickException(f"{e}\nnothing was stored") from None
     recorder = None if no_evidence else evidence_for(spec, pipe, _media_dir(evidence_dir, spec, Path(db).parent))
     bus = _bus(kafka, spool)
     bar = tqdm(total=total or None, unit="frame", desc=f"{spec.game} {spec.table_id}", disable=as_json,
@@ -166,7 +169,10 @@ def watch(table: str, kafka: str | None, spool: str | None, start: str | None, e
     except (RunError, ValueError) as e:
         raise click.ClickException(str(e)) from None
     logging.getLogger("pipelines").addHandler(_OwnLine())
-    stream, pipe, _ = vision_changes(spec)
+    try:
+        stream, pipe, _ = vision_changes(spec)
+    except SOURCE_ERRORS as e:
+        raise click.ClickException(str(e)) from None
     state_dir = Path(os.environ.get("TABLEWATCH_STATE_DIR") or Path.cwd())  # the store's folder in infra/systemd
     recorder = None if no_evidence else evidence_for(spec, pipe, _media_dir(evidence_dir, spec, state_dir))
     bus = _bus(kafka, spool)
@@ -194,7 +200,8 @@ def watch(table: str, kafka: str | None, spool: str | None, start: str | None, e
     except KeyboardInterrupt:
         pass
     except SOURCE_ERRORS as e:  # the camera lost for good, or giving frames its calibration was not made for
-        raise click.ClickException(f"{e}\n{seen['rounds']} round(s) completed before it were published") from None
+        done = f"\n{seen['rounds']} round(s) completed before it were published" if pipe.counters.frames_read else ""
+        raise click.ClickException(f"{e}{done}") from None
     finally:
         if recorder is not None:
             recorder.close()

@@ -32,7 +32,7 @@ class RunError(ValueError):
 class RunSpec:
     game: str
     table_id: str
-    video: Path
+    video: str  # a video file or image folder, a stream URL (rtsp://, http://) or a camera index ("0")
     layout: Layout
     homography: np.ndarray  # table mm -> image px
     fps: float
@@ -65,7 +65,8 @@ def spec_from(source: str | Path, *, game: str | None = None, ground_truth: str 
         cfg = load_table_config(src)
         if game and game != cfg.game:
             raise RunError(f"{src}: field game: {cfg.game!r}, but --game {game!r} was given")
-        return RunSpec(cfg.game, cfg.table_id, Path(cfg.camera.source), layout_for(cfg.game),
+        # The source as written: a URL through Path() would lose a slash of its "rtsp://".
+        return RunSpec(cfg.game, cfg.table_id, cfg.camera.source, layout_for(cfg.game),
                        table_to_image(cfg.camera.calibration), cfg.camera.fps or 0.0, cfg.game_settings(),
                        start, config=cfg, reference=Path(cfg.camera.reference) if cfg.camera.reference else None)
     if not src.exists():
@@ -84,7 +85,7 @@ def _from_truth(truth: Any, gt_path: Path, video: Path, start: datetime, game: s
     reference = gt_path.parent / truth.reference if truth.reference else None
     if reference is not None and not reference.is_file():
         raise RunError(f"{gt_path}: field reference: {reference} does not exist")
-    return RunSpec(truth.game, truth.table_id, video, layout_for(truth.game), np.asarray(truth.homography),
+    return RunSpec(truth.game, truth.table_id, str(video), layout_for(truth.game), np.asarray(truth.homography),
                    truth.fps, settings, start, truth_path=gt_path, reference=reference,
                    frame_size=tuple(truth.frame_size))
 
@@ -101,12 +102,14 @@ def vision_changes(spec: RunSpec, detector: Any | None = None) -> tuple[Iterator
                               frame_size=spec.frame_size)
     import cv2
 
-    source = FrameSource(str(spec.video), fps=spec.fps or None)
-    cap = cv2.VideoCapture(str(spec.video))  # only to size the progress bar and read the frame rate
-    total = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
-    if not spec.fps:
-        spec.fps = float(cap.get(cv2.CAP_PROP_FPS) or 10.0)
-    cap.release()
+    source = FrameSource(spec.video, fps=spec.fps or None)  # CaptureError: a file that is not there
+    total = 0
+    if source.kind == "file":  # a file says how long it is and its frame rate; a camera is not opened twice
+        cap = cv2.VideoCapture(spec.video)
+        total = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
+        spec.fps = spec.fps or float(cap.get(cv2.CAP_PROP_FPS) or 0.0)
+        cap.release()
+    spec.fps = spec.fps or 10.0
     return pipe.run(source), pipe, total
 
 

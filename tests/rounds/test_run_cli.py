@@ -41,7 +41,7 @@ def test_run_on_a_sample_stores_rounds(tmp_path: Path) -> None:
 
 def test_sources_resolve_or_name_the_problem(tmp_path: Path) -> None:
     spec = spec_from(ROOT / "infra" / "tables" / "king-high.yaml")
-    assert (spec.game, spec.table_id) == ("king-high", "KH-01") and spec.video.exists()
+    assert (spec.game, spec.table_id) == ("king-high", "KH-01") and Path(spec.video).exists()
     spec = spec_from(ROOT / "samples" / "high-tie")
     assert spec.game == "high-tie" and spec.homography.shape == (3, 3)
     with pytest.raises(RunError, match="--game"):
@@ -153,3 +153,45 @@ def test_watch_keeps_spool_and_evidence_in_the_state_directory(tmp_path: Path, m
     assert topics["rounds"] == 1 and topics["flags"] == 1
     assert len(list((state / "evidence" / "HT-03").glob("*/f*.jpg"))) == 1
     assert not any(elsewhere.iterdir())
+
+
+def test_a_stream_url_reaches_the_camera_as_written(tmp_path: Path) -> None:
+    # A URL once went through Path(), which made "rtsp://host/x" into "rtsp:/host/x", a missing file.
+    import functools
+    import http.server
+    import threading
+
+    from pipelines.sim.video import VideoSink
+    from pipelines.vision.capture import CaptureError, FrameSource
+
+    spec = spec_from(_config_with(tmp_path, "high-tie", source="rtsp://10.0.0.7:554/table/HT-03"))
+    assert spec.video == "rtsp://10.0.0.7:554/table/HT-03"
+    # Served as Motion-JPEG AVI, which FFmpeg reads front to back (an MP4 keeps its index at the end, and
+    # this server answers no range requests); an IP camera's HTTP stream is read the same way.
+    cap = cv2.VideoCapture(str(ROOT / "samples" / "high-tie" / "video.mp4"))
+    with VideoSink(tmp_path / "www" / "cam.avi", 10, (1280, 720)) as sink:
+        while (got := cap.read())[0]:
+            sink.write(got[1])
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path / "www"))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/cam.avi"
+        spec = spec_from(_config_with(tmp_path, "high-tie", source=url))
+        source = FrameSource(spec.video, reconnect_attempts=0)  # the file ends: a stream that drops for good
+        assert source.kind == "stream"
+        frames = []
+        with pytest.raises(CaptureError, match="stream lost"):
+            for f in source:
+                frames.append(f.image.shape)
+        assert len(frames) == 110 and frames[0] == (720, 1280, 3)
+    finally:
+        server.shutdown()
+
+
+def test_a_missing_source_is_named_and_nothing_stored(tmp_path: Path) -> None:
+    table = _config_with(tmp_path, "high-tie", source=str(tmp_path / "gone.mp4"))
+    db = tmp_path / "t.duckdb"
+    res = CliRunner().invoke(main, ["run", str(table), "--db", str(db)])
+    assert res.exit_code == 1 and f"{tmp_path / 'gone.mp4'}: no such video file" in res.output
+    assert "nothing was stored" in res.output and not db.exists()
