@@ -104,9 +104,11 @@ def vision_changes(spec: RunSpec, detector: Any | None = None) -> tuple[Iterator
 
     source = FrameSource(spec.video, fps=spec.fps or None)  # CaptureError: a file that is not there
     total = 0
-    if source.kind == "file":  # a file says how long it is and its frame rate; a camera is not opened twice
-        cap = cv2.VideoCapture(spec.video)
-        total = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
+    # The round machine times everything by frame / fps: a file says its frame rate (and length), a camera
+    # its nominal rate, unless the configuration gives camera.fps. Folders of images have neither.
+    if source.kind != "folder" and (source.kind == "file" or not spec.fps):
+        cap = source.open()
+        total = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0) if source.kind == "file" else 0
         spec.fps = spec.fps or float(cap.get(cv2.CAP_PROP_FPS) or 0.0)
         cap.release()
     spec.fps = spec.fps or 10.0

@@ -52,7 +52,8 @@ class FrameSource:
     def _images(self) -> list[Path]:
         return sorted(p for p in Path(str(self.source)).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
 
-    def _open(self) -> cv2.VideoCapture:
+    def open(self) -> cv2.VideoCapture:
+        """The source opened (CaptureError if it cannot be): to read what it says of itself (frame rate)."""
         text = str(self.source)
         cap = cv2.VideoCapture(int(text) if self.kind == "camera" else text)
         if not cap.isOpened():
@@ -75,7 +76,7 @@ class FrameSource:
             yield Frame(i, i / fps, image)
 
     def _iter_capture(self) -> Iterator[Frame]:
-        cap = self._open()
+        cap = self.open()
         fps = self.fps_override or cap.get(cv2.CAP_PROP_FPS) or 10.0
         expected = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0) if self.kind == "file" else 0
         index, failures, t0 = 0, 0, time.monotonic()
@@ -101,7 +102,7 @@ class FrameSource:
                 cap.release()
                 time.sleep(self.reconnect_delay_s * failures)
                 try:
-                    cap = self._open()
+                    cap = self.open()
                 except CaptureError:
                     continue
         finally:
