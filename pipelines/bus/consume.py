@@ -12,6 +12,9 @@ from .errors import BusError
 log = logging.getLogger(__name__)
 
 
+MAX_BACKOFF_S = 30.0
+
+
 def consume_forever(
     bus: Bus,
     topics: list[str] | tuple[str, ...] | str,
@@ -27,10 +30,20 @@ def consume_forever(
     of that batch is committed: the consumer is closed and resubscribed after `retry_delay`, so the
     group redelivers from the last commit. Handlers must therefore be idempotent (upsert by round_id).
     Invalid messages never reach the handler: the consumer has sent them to '<topic>.dlq'.
+    A broker that cannot be reached (at the start, or after a resubscription) is waited for, with back-off
+    up to `MAX_BACKOFF_S`: a sink started before its broker, or outliving an outage, goes on by itself.
     """
     handled = 0
+    backoff = retry_delay
     while not stop_event.is_set():
-        consumer = bus.subscribe(topics, group)
+        try:
+            consumer = bus.subscribe(topics, group)
+        except BusError as e:
+            log.warning("group %r: %s; trying again in %.0f s", group, e, max(backoff, 1.0))
+            stop_event.wait(backoff)
+            backoff = min(max(2 * backoff, 1.0), MAX_BACKOFF_S)
+            continue
+        backoff = retry_delay
         try:
             while not stop_event.is_set():
                 records = consumer.poll(poll_timeout)

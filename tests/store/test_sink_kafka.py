@@ -151,3 +151,27 @@ def test_the_dashboards_process_sinks_kafka_into_the_store_it_serves(tmp_path, m
     assert "One process at a time holds it" in other.stderr
     with Store(path, read_only=True) as store:  # stopped with the app: the file is free again, nothing lost
         assert _count(store, "select count(*) from rounds") == 3
+
+
+def test_a_sink_started_before_its_broker_waits_for_it(tmp_path):
+    # Once, a broker down at the start killed the sink: `tablewatch sink` with a traceback, and the
+    # dashboards' sink thread for good, while the pages went on serving a store that no longer grew.
+    from pipelines.bus.tansu import free_port
+    from pipelines.store.sink import sinking
+
+    port = free_port()
+    scripted, _ = script_session("king-high", 2, seed=24, fault_rate=0.0)
+    store = Store(tmp_path / "t.duckdb")
+    bus = KafkaBus(f"127.0.0.1:{port}", spool_path=tmp_path / "spool.sqlite", consumer_config=CONSUMER)
+    try:
+        with sinking(store, bus, "late-broker") as totals:
+            time.sleep(7)  # the sink tries a broker that is not there yet (it gives up bootstrapping after 5 s)
+            with TansuBroker(port=port) as broker:
+                create_topics(broker.bootstrap)
+                for s in scripted:
+                    bus.publish("rounds", s.round.table_id, s.round)
+                bus.flush(5)
+                assert _wait(lambda: totals.get("rounds", 0) >= 2, timeout=60), totals
+    finally:
+        bus.close(timeout=2)
+    assert _count(store, "select count(*) from rounds") == 2
