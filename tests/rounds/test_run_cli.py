@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import cv2
@@ -195,3 +196,33 @@ def test_a_missing_source_is_named_and_nothing_stored(tmp_path: Path) -> None:
     res = CliRunner().invoke(main, ["run", str(table), "--db", str(db)])
     assert res.exit_code == 1 and f"{tmp_path / 'gone.mp4'}: no such video file" in res.output
     assert "nothing was stored" in res.output and not db.exists()
+
+
+@pytest.mark.slow
+def test_surveillance_sees_the_frames_of_a_flag_from_a_run(tmp_path: Path) -> None:
+    # From camera to reviewer: a flag raised on video is reviewed with the video's own frames.
+    from fastapi.testclient import TestClient
+
+    from dashboards import auth
+    from dashboards.app import create_app
+
+    db = tmp_path / "t.duckdb"
+    res = CliRunner().invoke(main, ["run", str(ROOT / "samples" / "high-tie"), "--db", str(db), "--json"])
+    assert res.exit_code == 0, res.output
+    app = create_app(db, secret="test")
+    try:
+        auth.create_user(app.state.db, "surv", "correct horse battery", "surveillance")
+        client = TestClient(app)
+        page = client.get("/login")
+        csrf = re.search(r'name="csrf" value="([^"]+)"', page.text).group(1)
+        client.post("/login", data={"username": "surv", "password": "correct horse battery", "csrf": csrf,
+                                    "next": "/"}, follow_redirects=False)
+        round_id = app.state.db.cursor().execute("select round_id from flags limit 1").fetchone()[0]
+        html = client.get(f"/surveillance/round/{round_id}").text
+        assert f'<img src="/surveillance/round/{round_id}/media/0"' in html
+        assert f'<video controls preload="metadata" src="/surveillance/round/{round_id}/media/1"' in html
+        image = client.get(f"/surveillance/round/{round_id}/media/0")
+        assert image.headers["content-type"] == "image/jpeg"
+        assert cv2.imdecode(np.frombuffer(image.content, np.uint8), cv2.IMREAD_COLOR).shape == (720, 1280, 3)
+    finally:
+        app.state.db.close()
