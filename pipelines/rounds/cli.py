@@ -18,13 +18,13 @@ from pipelines.vision.capture import CaptureError
 from .run import (
     RunError,
     evidence_for,
-    flags_with_evidence,
     publish_flags,
     publish_round,
     rounds_from_changes,
     spec_from,
     summary,
     vision_changes,
+    with_evidence,
 )
 
 SOURCE_ERRORS = (CaptureError, CalibrationError)
@@ -103,35 +103,48 @@ def run(source: str, game: str | None, db: str, ground_truth: str | None, kafka:
     bus = _bus(kafka, spool)
     bar = tqdm(total=total or None, unit="frame", desc=f"{spec.game} {spec.table_id}", disable=as_json,
                file=sys.stderr)
-    rounds: list = []  # every round as it completes, so a source that breaks later loses none of them
-    snapshots: dict[str, list[str]] = {}  # flag id -> its evidence, written while the frames are at hand
+    settings = {spec.table_id: spec.settings}
+    rounds: list = []
+    flags: list = []
+    opened: list[Store] = []  # the store, opened with the first round: a source that fails at once leaves none
+
+    def store() -> Store:
+        if not opened:
+            opened.append(Store(db))
+            opened[0].upsert_table(spec.table_id, spec.game)
+        return opened[0]
 
     def on_round(r) -> None:
+        # Stored as each round ends, with its flags and their evidence: a run that breaks off or is stopped
+        # keeps every round it completed.
         rounds.append(r)
         publish_round(bus, r)
-        snapshots.update({f.flag_id: f.snapshots for f in flags_with_evidence(r, spec.settings, recorder)})
+        kept = with_evidence(store().write_rounds([r], settings).flags, r, recorder)
+        store().write_flags([f for f in kept if f.snapshots])
+        flags.extend(kept)
+        publish_flags(bus, spec.table_id, kept)
 
-    broken = None
+    broken: str | None = None
     try:
         with logging_redirect_tqdm():  # a warning (a doubtful calibration) on its own line, not in the bar's
-            rounds_from_changes(spec, stream, on_round=on_round, on_frame=lambda _: bar.update(1))
+            rounds_from_changes(spec, stream, on_round=on_round, on_frame=lambda _: bar.update(1), keep=False)
     except SOURCE_ERRORS as e:  # a video that breaks off, a camera of another size than its calibration
-        broken = e
-    bar.close()
-    if recorder is not None:
-        recorder.close()  # the clips still being encoded
-    if broken is not None and not rounds:
-        raise click.ClickException(f"{broken}\nnothing was stored") from None
-    settings = {spec.table_id: spec.settings}
-    with Store(db) as store:
-        store.upsert_table(spec.table_id, spec.game)
-        rec = store.write_rounds(rounds, settings)
-        flags = [f.model_copy(update={"snapshots": snapshots.get(f.flag_id, [])}) for f in rec.flags]
-        store.write_flags([f for f in flags if f.snapshots])
-    publish_flags(bus, spec.table_id, flags)
-    bus.flush()
-    bus.close()
+        broken = str(e)
+    except KeyboardInterrupt:
+        broken = "interrupted"
+    finally:
+        bar.close()
+        if recorder is not None:
+            recorder.close()  # the clips still being encoded
+        bus.flush()
+        bus.close()
+        if opened:
+            opened[0].close()
+    if broken is None and not opened:  # no round: the store still says the table was run
+        store().close()
     if broken is not None:
+        if not rounds:
+            raise click.ClickException(f"{broken}\nnothing was stored")
         raise click.ClickException(f"{broken}\n{len(rounds)} round(s) completed before it are stored in {db}; "
                                    f"a round still in progress at frame {pipe.counters.frames_read} is not")
     out = summary(rounds, flags) | {"db": str(Path(db)), "frames": pipe.counters.frames_read,
@@ -164,6 +177,8 @@ def run(source: str, game: str | None, db: str, ground_truth: str | None, kafka:
 def watch(table: str, kafka: str | None, spool: str | None, start: str | None, evidence_dir: str | None,
           no_evidence: bool) -> None:
     """Watch a table live: camera -> rounds -> bus, with a status line (frames/s, rounds, flags)."""
+    from pipelines.reconcile import reconcile
+
     try:
         spec = spec_from(table, session_start=_start(start) or datetime.now().astimezone())
     except (RunError, ValueError) as e:
@@ -182,7 +197,8 @@ def watch(table: str, kafka: str | None, spool: str | None, start: str | None, e
     def on_round(r) -> None:
         publish_round(bus, r)
         seen["rounds"] += 1
-        flags = flags_with_evidence(r, spec.settings, recorder)
+        _, flags = reconcile([r], {spec.table_id: spec.settings})
+        flags = with_evidence(flags, r, recorder)
         publish_flags(bus, spec.table_id, flags)
         seen["flags"] += len(flags)
 
@@ -196,7 +212,7 @@ def watch(table: str, kafka: str | None, spool: str | None, start: str | None, e
                        f"{seen['flags']} flags", nl=False, err=True)
 
     try:
-        rounds_from_changes(spec, stream, on_round=on_round, on_frame=on_frame)
+        rounds_from_changes(spec, stream, on_round=on_round, on_frame=on_frame, keep=False)
     except KeyboardInterrupt:
         pass
     except SOURCE_ERRORS as e:  # the camera lost for good, or giving frames its calibration was not made for

@@ -117,14 +117,17 @@ def vision_changes(spec: RunSpec, detector: Any | None = None) -> tuple[Iterator
 
 def rounds_from_changes(spec: RunSpec, stream: Iterable[tuple[int, float, list]],
                         on_round: Callable[[Round], None] | None = None,
-                        on_frame: Callable[[int], None] | None = None) -> list[Round]:
+                        on_frame: Callable[[int], None] | None = None, keep: bool = True) -> list[Round]:
+    """The rounds of the stream, each passed to `on_round` as it ends; `keep=False` (a table watched for
+    weeks) returns none, so they are not all held in memory."""
     machine = machine_for(spec.game, spec.table_id, spec.settings, fps=spec.fps or 10.0,
                           session_start=spec.session_start)
     out: list[Round] = []
 
     def done(rounds: list[Round]) -> None:
         for r in rounds:
-            out.append(r)
+            if keep:
+                out.append(r)
             if on_round:
                 on_round(r)
 
@@ -154,14 +157,11 @@ def evidence_for(spec: RunSpec, pipe: Any, media_dir: str | Path) -> Any:
     return recorder
 
 
-def flags_with_evidence(rnd: Round, settings: Any, recorder: Any | None) -> list[Any]:
-    """A round's flags (reconciled on their own, as it completes), each with its evidence written where a
-    recorder keeps the frames; frames before the round are then dropped."""
-    from pipelines.reconcile import reconcile
-
-    _, flags = reconcile([rnd], {rnd.table_id: settings})
+def with_evidence(flags: list[Any], rnd: Round, recorder: Any | None) -> list[Any]:
+    """A round's flags, each with its evidence written where a recorder keeps the frames (as the round
+    ends, while they are at hand); frames before the round are then dropped."""
     if recorder is None:
-        return flags
+        return list(flags)
     flags = [f.model_copy(update={"snapshots": recorder.write(f)}) for f in flags]
     if rnd.frames is not None:
         recorder.forget_before(rnd.frames.start)
