@@ -17,6 +17,7 @@ from pipelines.vision.capture import CaptureError
 
 from .run import (
     RunError,
+    RunSpec,
     evidence_for,
     publish_flags,
     publish_round,
@@ -38,7 +39,7 @@ class _OwnLine(logging.Handler):
         click.echo("\n" + self.format(record), err=True)
 
 
-def _media_dir(given: str | None, spec, default: Path) -> Path:
+def _media_dir(given: str | None, spec: RunSpec, default: Path) -> Path:
     """Where evidence goes: --evidence, else the table config's snapshots_dir, else `default`."""
     if given:
         return Path(given)

@@ -63,6 +63,15 @@ def layout_fit(layout: Layout, H_table_to_image: np.ndarray, frame_size: tuple[i
     return None
 
 
+def size_mismatch(calibrated: tuple[int, int] | None, frame: tuple[int, int]) -> str | None:
+    """What is wrong when a camera's (width, height) frames are not the size its calibration was made on."""
+    if calibrated is None or tuple(calibrated) == tuple(frame):
+        return None
+    return (f"the camera gives {frame[0]}x{frame[1]} frames but the calibration was made on "
+            f"{calibrated[0]}x{calibrated[1]} (camera.frame_size): recalibrate (tablewatch calibrate) and set "
+            "camera.frame_size to the camera's size, or set the camera back")
+
+
 def draw_layout(frame: np.ndarray, layout: Layout, H_table_to_image: np.ndarray) -> np.ndarray:
     """The layout's zones drawn over a frame, so an installer can see the calibration fits."""
     out = frame.copy()

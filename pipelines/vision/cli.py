@@ -132,6 +132,7 @@ def calibrate(table: Path, out: Path, frame_index: int, reference: Path | None) 
         draw_layout,
         layout_fit,
         reprojection_error,
+        size_mismatch,
         table_to_image,
     )
     from .capture import CaptureError, FrameSource
@@ -165,7 +166,7 @@ def calibrate(table: Path, out: Path, frame_index: int, reference: Path | None) 
     summary = {"out": str(out), "frame": frame_index, "game": cfg.game, "frame_size": [w, h]}
     # What the installer should look at first: a camera of another size than the calibration's, or a
     # layout the homography puts mostly off the frame or in a corner of it.
-    problems = [p for p in (_size_mismatch(cfg.camera.frame_size, (w, h)), layout_fit(layout_for(cfg.game), H, (w, h)))
+    problems = [p for p in (size_mismatch(cfg.camera.frame_size, (w, h)), layout_fit(layout_for(cfg.game), H, (w, h)))
                 if p]
     for problem in problems:
         click.echo(f"warning: {problem}", err=True)
@@ -182,9 +183,3 @@ def calibrate(table: Path, out: Path, frame_index: int, reference: Path | None) 
         summary["reprojection_error_px"] = round(reprojection_error(H, src, dst), 3)
     click.echo(json.dumps(summary))
 
-
-def _size_mismatch(calibrated: tuple[int, int] | None, frame: tuple[int, int]) -> str | None:
-    if calibrated is None or tuple(calibrated) == tuple(frame):
-        return None
-    return (f"camera.frame_size is {calibrated[0]}x{calibrated[1]} but the camera gives {frame[0]}x{frame[1]}: "
-            "recalibrate, then set camera.frame_size to the camera's size")

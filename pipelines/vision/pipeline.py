@@ -25,7 +25,7 @@ import supervision as sv
 from pipelines.config import TableConfig
 from pipelines.games.layout import Layout, layout_for
 
-from .calibrate import CalibrationError, layout_fit
+from .calibrate import CalibrationError, layout_fit, size_mismatch
 from .capture import Frame, FrameSource
 from .detect import Detector
 from .motion import MotionConfig, MotionGate
@@ -134,11 +134,9 @@ class VisionPipeline:
         warn when the calibration puts the layout mostly outside the frame or in a corner of it."""
         h, w = image.shape[:2]
         table = f"table {self.config.table_id}: " if self.config is not None else ""
-        if self.frame_size is not None and tuple(self.frame_size) != (w, h):
-            fw, fh = self.frame_size
-            raise CalibrationError(f"{table}the camera gives {w}x{h} frames but the calibration was made on "
-                                   f"{fw}x{fh} (camera.frame_size): recalibrate (tablewatch calibrate) or set "
-                                   f"the camera back to {fw}x{fh}")
+        wrong_size = size_mismatch(self.frame_size, (w, h))
+        if wrong_size:
+            raise CalibrationError(table + wrong_size)
         problem = layout_fit(self.layout, self.H, (w, h))
         if problem:
             log.warning("%s%s: is the calibration made for this camera? Check it with tablewatch calibrate",

@@ -113,5 +113,6 @@ def test_calibrate_command_warns_of_a_camera_of_another_size(video, tmp_path):
     assert res.exit_code == 0, res.output
     summary = json.loads(res.output.strip().splitlines()[-1])
     assert summary["frame_size"] == [320, 180]
-    assert summary["problems"] == ["camera.frame_size is 1280x720 but the camera gives 320x180: recalibrate, "
-                                   "then set camera.frame_size to the camera's size"]
+    assert summary["problems"] == ["the camera gives 320x180 frames but the calibration was made on 1280x720 "
+                                   "(camera.frame_size): recalibrate (tablewatch calibrate) and set "
+                                   "camera.frame_size to the camera's size, or set the camera back"]
