@@ -107,7 +107,7 @@ def vision_changes(spec: RunSpec, detector: Any | None = None) -> tuple[Iterator
     # The round machine times everything by frame / fps: a file says its frame rate (and length), a camera
     # its nominal rate, unless the configuration gives camera.fps. Folders of images have neither.
     if source.kind != "folder" and (source.kind == "file" or not spec.fps):
-        cap = source.open()
+        cap = source.open(wait=True)
         total = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0) if source.kind == "file" else 0
         spec.fps = spec.fps or float(cap.get(cv2.CAP_PROP_FPS) or 0.0)
         cap.release()

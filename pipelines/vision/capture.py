@@ -1,7 +1,8 @@
 """Frames with timestamps from a video file, a stream URL (RTSP/HTTP), a camera index or an image folder.
 
-A stream that drops is reopened (with back-off) instead of ending the watch; a file or folder that
-cannot be read fails at once with a clear error naming it.
+A stream that drops is reopened (with back-off) instead of ending the watch, and one not there yet at the
+start is waited for the same way; a file or folder that cannot be read fails at once with a clear error
+naming it.
 """
 
 from __future__ import annotations
@@ -52,8 +53,21 @@ class FrameSource:
     def _images(self) -> list[Path]:
         return sorted(p for p in Path(str(self.source)).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
 
-    def open(self) -> cv2.VideoCapture:
-        """The source opened (CaptureError if it cannot be): to read what it says of itself (frame rate)."""
+    def open(self, wait: bool = False) -> cv2.VideoCapture:
+        """The source opened (CaptureError if it cannot be). With `wait`, a camera or stream is waited for
+        with the reconnect back-off: one still booting when its table's process starts."""
+        retries = self.reconnect_attempts if wait and self.kind in ("camera", "stream") else 0
+        for attempt in range(1, retries + 1):
+            try:
+                return self._open_once()
+            except CaptureError:
+                time.sleep(self.reconnect_delay_s * attempt)
+        try:
+            return self._open_once()
+        except CaptureError as e:
+            raise CaptureError(f"{e}; tried {retries + 1} times" if retries else str(e)) from None
+
+    def _open_once(self) -> cv2.VideoCapture:
         text = str(self.source)
         cap = cv2.VideoCapture(int(text) if self.kind == "camera" else text)
         if not cap.isOpened():
@@ -76,7 +90,7 @@ class FrameSource:
             yield Frame(i, i / fps, image)
 
     def _iter_capture(self) -> Iterator[Frame]:
-        cap = self.open()
+        cap = self.open(wait=True)
         fps = self.fps_override or cap.get(cv2.CAP_PROP_FPS) or 10.0
         expected = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0) if self.kind == "file" else 0
         index, failures, t0 = 0, 0, time.monotonic()
@@ -102,7 +116,7 @@ class FrameSource:
                 cap.release()
                 time.sleep(self.reconnect_delay_s * failures)
                 try:
-                    cap = self.open()
+                    cap = self._open_once()
                 except CaptureError:
                     continue
         finally:

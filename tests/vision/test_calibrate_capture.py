@@ -116,3 +116,46 @@ def test_calibrate_command_warns_of_a_camera_of_another_size(video, tmp_path):
     assert summary["problems"] == ["the camera gives 320x180 frames but the calibration was made on 1280x720 "
                                    "(camera.frame_size): recalibrate (tablewatch calibrate) and set "
                                    "camera.frame_size to the camera's size, or set the camera back"]
+
+
+def test_a_camera_not_there_yet_is_waited_for(tmp_path):
+    # A table's process may start before its camera: the stream is tried with the reconnect back-off.
+    import functools
+    import http.server
+    import socket
+    import threading
+    import time
+
+    path = tmp_path / "www" / "cam.avi"
+    layout = layout_for("king-high")
+    rng = np.random.default_rng(3)
+    cam = Camera.overhead(layout, rng, size=(320, 180))
+    with VideoSink(path, 10, cam.size) as sink:
+        for _ in range(6):
+            sink.write(render(layout, Scene(), cam, rng)[0])
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(path.parent))
+    servers = []
+
+    def camera_boots() -> None:
+        time.sleep(0.6)
+        servers.append(http.server.ThreadingHTTPServer(("127.0.0.1", port), handler))
+        servers[0].serve_forever()
+
+    threading.Thread(target=camera_boots, daemon=True).start()
+    try:
+        frames = []
+        for f in FrameSource(f"http://127.0.0.1:{port}/cam.avi", reconnect_attempts=4, reconnect_delay_s=0.2):
+            frames.append(f.image.shape)
+            if len(frames) == 6:  # (a file served as a stream would be read again after its end: a reconnect)
+                break
+        assert frames == [(180, 320, 3)] * 6
+    finally:
+        while not servers:
+            time.sleep(0.05)
+        servers[0].shutdown()
+    gone = FrameSource("rtsp://127.0.0.1:1/none", reconnect_attempts=2, reconnect_delay_s=0.01)
+    with pytest.raises(CaptureError, match=r"rtsp://127\.0\.0\.1:1/none: cannot open stream .*; tried 3 times"):
+        list(gone)
