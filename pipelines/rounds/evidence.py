@@ -21,7 +21,7 @@ import numpy as np
 import supervision as sv
 
 from pipelines.reconcile.flag import Flag
-from pipelines.sim.video import VideoError, VideoSink
+from pipelines.sim.video import VideoError, VideoSink, can_write
 
 log = logging.getLogger(__name__)
 JPEG_QUALITY = 90
@@ -74,18 +74,20 @@ class EvidenceRecorder:
         if at is None:
             return []
         stem = Path("evidence") / self.table_id / flag.round_id / f"f{at}"
-        out = [f"{stem}.jpg", f"{stem}.webm", f"{stem}_detections.json"]
+        clip = f"{stem}.webm" if can_write(".webm") else None  # an OpenCV without VP8: the snapshot alone
+        out = [f"{stem}.jpg", *([clip] if clip else []), f"{stem}_detections.json"]
         if (self.media_dir / out[0]).is_file():
             return out
         (self.media_dir / stem.parent).mkdir(parents=True, exist_ok=True)
         jpeg, boxes = self._frames[at]
-        (self.media_dir / out[2]).write_text(json.dumps(
+        (self.media_dir / out[-1]).write_text(json.dumps(
             {"frame": at, "table_id": self.table_id, "camera_homography": self.homography, "detections": boxes},
             indent=1))
-        keys = list(self._frames)
-        i = keys.index(at)
-        clip = [self._frames[k][0] for k in keys[max(0, i - self.clip_frames // 2): i + self.clip_frames // 2]]
-        self._clips.append(self._encoder.submit(_write_clip, self.media_dir / out[1], clip, self.fps))
+        if clip:
+            keys = list(self._frames)
+            i = keys.index(at)
+            frames = [self._frames[k][0] for k in keys[max(0, i - self.clip_frames // 2): i + self.clip_frames // 2]]
+            self._clips.append(self._encoder.submit(_write_clip, self.media_dir / clip, frames, self.fps))
         (self.media_dir / out[0]).write_bytes(jpeg)  # last: it says the files of this frame are there
         return out
 

@@ -7,7 +7,9 @@ browsers play: the dashboards' evidence clips.
 
 from __future__ import annotations
 
+import functools
 import os
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -35,6 +37,18 @@ def quiet_stderr() -> Iterator[None]:
 
 class VideoError(RuntimeError):
     """A video that cannot be written or read."""
+
+
+@functools.cache
+def can_write(suffix: str) -> bool:
+    """Whether this OpenCV build writes videos of this kind (`.webm` needs FFmpeg with VP8)."""
+    with tempfile.TemporaryDirectory() as folder:
+        try:
+            with VideoSink(Path(folder) / f"probe{suffix}", 10, (16, 16)) as sink:
+                sink.write(np.zeros((16, 16, 3), np.uint8))
+        except VideoError:
+            return False
+        return (Path(folder) / f"probe{suffix}").stat().st_size > 0
 
 
 class VideoSink:

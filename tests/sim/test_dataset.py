@@ -10,7 +10,7 @@ from pipelines.sim.classes import CLASS_ID, CLASS_NAMES
 from pipelines.sim.dataset import export_yolo
 from pipelines.sim.render import Label, render
 from pipelines.sim.render_scenes import random_scene
-from pipelines.sim.video import VideoError, VideoSink, read_video
+from pipelines.sim.video import VideoError, VideoSink, can_write, read_video
 
 
 def test_export_writes_a_valid_yolo_tree(tmp_path: Path):
@@ -44,7 +44,7 @@ def test_export_rejects_unknown_class(tmp_path: Path):
         export_yolo([(frame, [Label("chip_7", 1, 1, 5, 5)])], tmp_path)
 
 
-@pytest.mark.parametrize("suffix", [".avi", ".mp4"])
+@pytest.mark.parametrize("suffix", [".avi", ".mp4", ".webm"])
 def test_video_round_trips_frame_count(tmp_path: Path, suffix):
     path = tmp_path / f"clip{suffix}"
     rng = np.random.default_rng(0)
@@ -60,3 +60,8 @@ def test_video_rejects_wrong_frame_size(tmp_path: Path):
         sink.write(np.zeros((10, 10, 3), np.uint8))
     with pytest.raises(VideoError, match="extension"):
         VideoSink(tmp_path / "x.gif", 10, (64, 48))
+
+
+def test_what_this_build_can_write_is_known_before_a_clip_is_promised():
+    assert can_write(".webm") and can_write(".mp4")  # the evidence clips and the simulator's videos
+    assert not can_write(".gif")  # not a kind VideoSink writes
