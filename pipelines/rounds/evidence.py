@@ -21,7 +21,7 @@ import numpy as np
 import supervision as sv
 
 from pipelines.reconcile.flag import Flag
-from pipelines.sim.video import VideoError, VideoSink, can_write
+from pipelines.sim.video import VideoSink, can_write
 
 log = logging.getLogger(__name__)
 JPEG_QUALITY = 90
@@ -41,7 +41,6 @@ class EvidenceRecorder:
         self.homography = None if homography is None else np.asarray(homography).tolist()
         self._frames: OrderedDict[int, tuple[bytes, list[dict]]] = OrderedDict()
         self._encoder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="evidence-clips")
-        self._clips: list[Future] = []
 
     def add(self, index: int, image: np.ndarray, detections: sv.Detections) -> None:
         ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
@@ -52,7 +51,8 @@ class EvidenceRecorder:
             self._frames.popitem(last=False)
 
     def forget_before(self, index: int) -> None:
-        """Drop the frames before `index` (a round that ended there has its evidence written)."""
+        """Drop the frames before `index`: the first frame of a round whose evidence is written (the flags of
+        the rounds after it name none of them)."""
         for k in [k for k in self._frames if k < index]:
             del self._frames[k]
 
@@ -87,19 +87,19 @@ class EvidenceRecorder:
             keys = list(self._frames)
             i = keys.index(at)
             frames = [self._frames[k][0] for k in keys[max(0, i - self.clip_frames // 2): i + self.clip_frames // 2]]
-            self._clips.append(self._encoder.submit(_write_clip, self.media_dir / clip, frames, self.fps))
+            self._encoder.submit(_write_clip, self.media_dir / clip, frames, self.fps).add_done_callback(_said)
         (self.media_dir / out[0]).write_bytes(jpeg)  # last: it says the files of this frame are there
         return out
 
     def close(self) -> None:
-        """Wait for the clips still being encoded; say which could not be written."""
-        for job in self._clips:
-            try:
-                job.result()
-            except VideoError as e:
-                log.warning("evidence clip not written: %s", e)
-        self._clips.clear()
-        self._encoder.shutdown()
+        """Wait for the clips still being encoded."""
+        self._encoder.shutdown(wait=True)
+
+
+def _said(job: Future) -> None:
+    """A clip that could not be written is said in the log (its snapshot and detections stand)."""
+    if job.exception() is not None:  # VideoError, or the disk (OSError)
+        log.warning("evidence clip not written: %s", job.exception())
 
 
 def _write_clip(path: Path, jpegs: list[bytes], fps: float) -> None:
