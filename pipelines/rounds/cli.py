@@ -16,6 +16,7 @@ from pipelines.vision.calibrate import CalibrationError
 from pipelines.vision.capture import CaptureError
 
 from .run import (
+    RoundStore,
     RunError,
     RunSpec,
     evidence_for,
@@ -90,8 +91,6 @@ def run(source: str, game: str | None, db: str, ground_truth: str | None, kafka:
     from tqdm import tqdm
     from tqdm.contrib.logging import logging_redirect_tqdm
 
-    from pipelines.store.db import Store
-
     try:
         spec = spec_from(source, game=game, ground_truth=ground_truth, session_start=_start(start))
     except (RunError, ValueError) as e:
@@ -104,31 +103,11 @@ def run(source: str, game: str | None, db: str, ground_truth: str | None, kafka:
     bus = _bus(kafka, spool)
     bar = tqdm(total=total or None, unit="frame", desc=f"{spec.game} {spec.table_id}", disable=as_json,
                file=sys.stderr)
-    settings = {spec.table_id: spec.settings}
-    rounds: list = []
-    flags: list = []
-    opened: list[Store] = []  # the store, opened with the first round: a source that fails at once leaves none
-
-    def store() -> Store:
-        if not opened:
-            opened.append(Store(db))
-            opened[0].upsert_table(spec.table_id, spec.game)
-        return opened[0]
-
-    def on_round(r) -> None:
-        # Stored as each round ends, with its flags and their evidence: a run that breaks off or is stopped
-        # keeps every round it completed.
-        rounds.append(r)
-        publish_round(bus, r)
-        kept = with_evidence(store().write_rounds([r], settings).flags, r, recorder)
-        store().write_flags([f for f in kept if f.snapshots])
-        flags.extend(kept)
-        publish_flags(bus, spec.table_id, kept)
-
+    recorded = RoundStore(spec, db, bus, recorder)
     broken: str | None = None
     try:
         with logging_redirect_tqdm():  # a warning (a doubtful calibration) on its own line, not in the bar's
-            rounds_from_changes(spec, stream, on_round=on_round, on_frame=lambda _: bar.update(1), keep=False)
+            rounds_from_changes(spec, stream, on_round=recorded, on_frame=lambda _: bar.update(1), keep=False)
     except SOURCE_ERRORS as e:  # a video that breaks off, a camera of another size than its calibration
         broken = str(e)
     except KeyboardInterrupt:
@@ -139,10 +118,8 @@ def run(source: str, game: str | None, db: str, ground_truth: str | None, kafka:
             recorder.close()  # the clips still being encoded
         bus.flush()
         bus.close()
-        if opened:
-            opened[0].close()
-    if broken is None and not opened:  # no round: the store still says the table was run
-        store().close()
+        recorded.close(create=broken is None)
+    rounds, flags = recorded.rounds, recorded.flags
     if broken is not None:
         if not rounds:
             raise click.ClickException(f"{broken}\nnothing was stored")

@@ -168,6 +168,41 @@ def with_evidence(flags: list[Any], rnd: Round, recorder: Any | None) -> list[An
     return flags
 
 
+class RoundStore:
+    """Stores each round as it ends, with its flags and their evidence, and publishes them: a run that
+    breaks off or is stopped keeps every round it completed. The store is opened with the first round, so
+    a source that fails at once leaves none."""
+
+    def __init__(self, spec: RunSpec, db: str | Path, bus: Any, recorder: Any | None) -> None:
+        self.spec, self.db, self.bus, self.recorder = spec, db, bus, recorder
+        self.rounds: list[Round] = []
+        self.flags: list[Any] = []
+        self._store: Any | None = None
+
+    @property
+    def store(self) -> Any:
+        if self._store is None:
+            from pipelines.store.db import Store
+
+            self._store = Store(self.db)
+            self._store.upsert_table(self.spec.table_id, self.spec.game)
+        return self._store
+
+    def __call__(self, rnd: Round) -> None:
+        self.rounds.append(rnd)
+        publish_round(self.bus, rnd)
+        reconciled = self.store.write_rounds([rnd], {self.spec.table_id: self.spec.settings})
+        flags = with_evidence(reconciled.flags, rnd, self.recorder)
+        self.store.write_flags([f for f in flags if f.snapshots])
+        self.flags.extend(flags)
+        publish_flags(self.bus, self.spec.table_id, flags)
+
+    def close(self, *, create: bool) -> None:
+        """Close the store; `create`: open it first if no round came (it still records the table's run)."""
+        if self._store is not None or create:
+            self.store.close()
+
+
 def publish_flags(bus: Any, table_id: str, flags: Iterable[Any]) -> None:
     """Flags go to topic "flags", keyed by table like everything else (per-table order)."""
     from pipelines.bus.topics import FLAGS
