@@ -171,8 +171,10 @@ def dealer_report(store: Store, start: datetime | None = None, end: datetime | N
 
 def open_flags(store: Store, limit: int = 100, flag_type: str | None = None, table: str | None = None
                ) -> list[dict[str, Any]]:
+    # `evidence`: the flag's snapshot (the first of its files), relative to the store's folder.
     sql = ("SELECT flag_id, type, kind, severity, table_id, round_id, game, started_at, seat, spot, hand, "
-           "amount, expected, observed, frame_start, frame_end, rule, detail FROM flags f "
+           "amount, expected, observed, frame_start, frame_end, rule, detail, "
+           "coalesce(json_extract_string(snapshots, '$[0]'), '') AS evidence FROM flags f "
            "WHERE NOT EXISTS (SELECT 1 FROM reviews r WHERE r.flag_id = f.flag_id)")
     params: list[Any] = []
     if flag_type:

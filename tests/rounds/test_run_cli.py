@@ -38,6 +38,9 @@ def test_run_on_a_sample_stores_rounds(tmp_path: Path) -> None:
         assert cv2.imread(str(tmp_path / jpg)).shape == (720, 1280, 3)
         boxes = json.loads((tmp_path / boxes).read_text())
         assert abs(boxes["frame"] - frame_start) <= 3 and boxes["detections"]
+    listed = CliRunner().invoke(main, ["flags", "--db", str(db), "--json"])  # what a reviewer lists
+    rows = json.loads(listed.output.strip().splitlines()[-1])["rows"]
+    assert len(rows) == len(flags) and all((tmp_path / r["evidence"]).is_file() for r in rows)
 
 
 def test_sources_resolve_or_name_the_problem(tmp_path: Path) -> None:
