@@ -108,15 +108,19 @@ def load_table_config(path: str | Path) -> TableConfig:
         cfg.game_settings()
     except ValidationError as e:
         raise ConfigError(f"{path}: settings for {cfg.game}: {describe(e)}") from e
+    # Paths in the file are relative to the file; a URL or a camera index is not a path.
     src = cfg.camera.source
-    if not ("://" in src or src.isdigit() or Path(src).is_absolute()):
-        cfg.camera.source = str((path.parent / src).resolve())  # relative to the config file
-    if cfg.snapshots_dir is not None and not Path(cfg.snapshots_dir).is_absolute():
-        cfg.snapshots_dir = str((path.parent / cfg.snapshots_dir).resolve())
-    ref = cfg.camera.reference
-    if ref is not None:
-        ref_path = ref if Path(ref).is_absolute() else (path.parent / ref).resolve()
-        if not Path(ref_path).is_file():
-            raise ConfigError(f"{path}: field camera.reference: {ref_path} does not exist")
-        cfg.camera.reference = str(ref_path)
+    if not ("://" in src or src.isdigit()):
+        cfg.camera.source = _beside(path, src)
+    if cfg.snapshots_dir is not None:
+        cfg.snapshots_dir = _beside(path, cfg.snapshots_dir)
+    if cfg.camera.reference is not None:
+        cfg.camera.reference = _beside(path, cfg.camera.reference)
+        if not Path(cfg.camera.reference).is_file():
+            raise ConfigError(f"{path}: field camera.reference: {cfg.camera.reference} does not exist")
     return cfg
+
+
+def _beside(config_path: Path, value: str) -> str:
+    """`value` as an absolute path, read relative to the configuration file's folder."""
+    return value if Path(value).is_absolute() else str((config_path.parent / value).resolve())

@@ -39,7 +39,7 @@ def consume_forever(
         try:
             consumer = bus.subscribe(topics, group)
         except BusError as e:
-            log.warning("group %r: %s; trying again in %.0f s", group, e, max(backoff, 1.0))
+            log.warning("group %r: %s; trying again in %.1f s", group, e, backoff)
             stop_event.wait(backoff)
             backoff = min(max(2 * backoff, 1.0), MAX_BACKOFF_S)
             continue

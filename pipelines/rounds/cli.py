@@ -161,7 +161,9 @@ def watch(table: str, kafka: str | None, spool: str | None, start: str | None, e
         spec = spec_from(table, session_start=_start(start) or datetime.now().astimezone())
     except (RunError, ValueError) as e:
         raise click.ClickException(str(e)) from None
-    logging.getLogger("pipelines").addHandler(_OwnLine())
+    handler, logger = _OwnLine(), logging.getLogger("pipelines")
+    logger.addHandler(handler)  # for this command only: a second watch in one process must not print twice
+    click.get_current_context().call_on_close(lambda: logger.removeHandler(handler))
     try:
         stream, pipe, _ = vision_changes(spec)
     except SOURCE_ERRORS as e:
