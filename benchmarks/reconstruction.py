@@ -60,6 +60,7 @@ DOUBT_KINDS: tuple[tuple[str, str], ...] = (
     ("settlement_order", r"settlement order|too close in time"),
     ("play_against_ante", r"is not [\d.]+x the Ante|is neither 1x nor 2x the Ante"),
     ("payout_against_cards", r"lying against the seat's cards"),
+    ("frames_lost", r"were not analysed"),
 )
 
 
@@ -69,7 +70,8 @@ def doubt_kinds(notes: str) -> list[str]:
     return kinds or ["other"]
 
 
-def perfect(game: str, rounds: int, seed: int, fault_rate: float) -> tuple[list, list]:
+def perfect(game: str, rounds: int, seed: int, fault_rate: float, analyse_fps: float | None = None
+            ) -> tuple[list, list]:
     from pipelines.rounds.perfect import rounds_from_scenes
     from pipelines.sim.camera import Camera
     from pipelines.sim.session import script_session
@@ -78,18 +80,19 @@ def perfect(game: str, rounds: int, seed: int, fault_rate: float) -> tuple[list,
     layout = layout_for(game)
     camera = Camera.overhead(layout, np.random.default_rng([seed, 1]))  # as simulate_session draws it
     scenes = [s for r in scripted for s in r.scenes]
-    got = rounds_from_scenes(game, scenes, layout, camera.H, settings=settings, frame_size=camera.size)
+    got = rounds_from_scenes(game, scenes, layout, camera.H, settings=settings, frame_size=camera.size,
+                             analyse_fps=analyse_fps)
     return got, [r.round for r in scripted]
 
 
 def video(game: str, rounds: int, seed: int, fault_rate: float, cache: Path | None = None,
-          verifier: bool = True, live: str | None = None) -> tuple[list, list]:
+          verifier: bool = True, live: str | None = None, analyse_fps: float | None = None) -> tuple[list, list]:
     from pipelines.rounds.run import rounds_from_changes, spec_from, vision_changes
     from pipelines.sim.session import simulate_session
 
     if cache is not None:
         return cached_video(cache / f"{game}_r{rounds}_s{seed}_f{fault_rate}", game, rounds, seed, fault_rate,
-                            verifier, live)
+                            verifier, live, analyse_fps)
     with tempfile.TemporaryDirectory() as tmp:
         truth = simulate_session(game, rounds, seed, tmp, fault_rate, progress=False)
         spec = spec_from(tmp)
@@ -112,7 +115,8 @@ class _Replay:
 
 
 def cached_video(folder: Path, game: str, rounds: int, seed: int, fault_rate: float,
-                 verifier: bool = True, live: str | None = None) -> tuple[list, list]:
+                 verifier: bool = True, live: str | None = None, analyse_fps: float | None = None
+                 ) -> tuple[list, list]:
     import pickle
 
     from tqdm import tqdm
@@ -140,17 +144,29 @@ def cached_video(folder: Path, game: str, rounds: int, seed: int, fault_rate: fl
     if live is not None:  # "gated" or "regional": the detector itself, on what the gate lets through
         pipe = VisionPipeline((spec.layout, spec.homography), None, motion_gating=True,
                               regional=live == "regional", reference=spec.reference)
-        got = rounds_from_changes(spec, pipe.run(FrameSource(str(spec.video), fps=spec.fps)))
+        frames = _taken(FrameSource(str(spec.video), fps=spec.fps), spec.fps, analyse_fps)
+        got = rounds_from_changes(spec, pipe.run(frames))
         c = pipe.counters
         looked = f", looked at {vars(pipe.regional.counters)}" if pipe.regional is not None else ""
         print(f"    {live}: {c.frames_read} frames, {c.frames_analysed} analysed, {c.fps:.2f} frames/s{looked}")
         return got, truth.rounds
     dets = pickle.loads(dets_path.read_bytes())
-    replay = _Replay(dets, Detector() if verifier else None)
+    from pipelines.rounds.perfect import taken
+
+    replay = _Replay([d for i, d in enumerate(dets) if taken(i, spec.fps, analyse_fps)],
+                     Detector() if verifier else None)
     pipe = VisionPipeline((spec.layout, spec.homography), replay, motion_gating=False,
                           reference=spec.reference)
-    got = rounds_from_changes(spec, pipe.run(FrameSource(str(spec.video), fps=spec.fps)))
+    frames = _taken(FrameSource(str(spec.video), fps=spec.fps), spec.fps, analyse_fps)
+    got = rounds_from_changes(spec, pipe.run(frames))
     return got, truth.rounds
+
+
+def _taken(frames, fps: float, analyse_fps: float | None):
+    """The frames of a `fps` video a live camera analysed at `analyse_fps` would take (all when None)."""
+    from pipelines.rounds.perfect import taken
+
+    return (f for f in frames if taken(f.index, fps, analyse_fps))
 
 
 def session(job: tuple[str, int, argparse.Namespace]) -> tuple[str, int, dict, list[str]]:
@@ -162,6 +178,8 @@ def session(job: tuple[str, int, argparse.Namespace]) -> tuple[str, int, dict, l
     live = ("regional" if args.regional else "gated") if args.live else None
     extra = ({"cache": args.cache, "verifier": not args.no_verifier, "live": live}
              if args.mode == "video" and args.cache else {})
+    if args.analyse_fps:
+        extra["analyse_fps"] = args.analyse_fps
     run = perfect if args.mode == "perfect" else video
     got, truth = run(game, args.rounds, seed + i, args.faults, **extra)
     verdicts = compare_rounds(got, truth)
@@ -213,6 +231,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-verifier", action="store_true", help="video mode with --cache: without the chip verifier")
     ap.add_argument("--live", action="store_true", help="video mode with --cache: the live, motion-gated path")
     ap.add_argument("--regional", action="store_true", help="with --live: look only where the frame changed")
+    ap.add_argument("--analyse-fps", type=float, default=None,
+                    help="perfect mode, or video with --cache: look only at the frames a live camera analysed at "
+                         "this rate would take (benchmarks/live_camera.py measures the rate reached)")
     ap.add_argument("--json", action="store_true", help="end with one JSON object line")
     ap.add_argument("--plot", type=Path, default=None, help="PNG of the figures per game and the doubts")
     args = ap.parse_args(argv)

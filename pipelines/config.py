@@ -46,7 +46,9 @@ class Calibration(BaseModel):
 class CameraConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
     source: str = Field(description="video file, rtsp:// or http:// URL, camera index, or image folder")
-    fps: float | None = Field(None, gt=0, description="override the source's frame rate")
+    fps: float | None = Field(None, gt=0, description="a file's frame rate, where it says a wrong one; for a live "
+                              "camera or stream, the frames analysed per second at most (default 10: the newest "
+                              "frame is taken each time, so the analysis never falls behind the camera)")
     calibration: Calibration
     reference: str | None = Field(None, description="image of the empty table from this camera (relative to "
                                   "the configuration file): printed felt art is not read as chips or cards")

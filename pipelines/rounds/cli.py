@@ -107,7 +107,8 @@ def run(source: str, game: str | None, db: str, ground_truth: str | None, kafka:
     broken: str | None = None
     try:
         with logging_redirect_tqdm():  # a warning (a doubtful calibration) on its own line, not in the bar's
-            rounds_from_changes(spec, stream, on_round=recorded, on_frame=lambda _: bar.update(1), keep=False)
+            rounds_from_changes(spec, stream, on_round=recorded, on_frame=lambda _: bar.update(1), keep=False,
+                                missed=pipe.missed)
     except SOURCE_ERRORS as e:  # a video that breaks off, a camera of another size than its calibration
         broken = str(e)
     except KeyboardInterrupt:
@@ -188,11 +189,15 @@ def watch(table: str, kafka: str | None, spool: str | None, start: str | None, e
             last[0] = now
             c = pipe.counters
             analysed = f", {100 * c.analysed_fraction:3.0f} % analysed" if c.frames_read else ""
-            click.echo(f"\r{spec.table_id}: {c.fps:5.1f} frames/s{analysed}, {seen['rounds']} rounds, "
+            live = pipe.live  # a camera: its own rate, how far behind it the analysis is, frames it lost
+            lost = f", {live.dropped} frames lost" if live is not None and live.dropped else ""
+            camera = (f" (camera {live.captured / c.seconds:4.1f}, lag {live.lag_s:4.2f} s{lost})"
+                      if live is not None and c.seconds else "")
+            click.echo(f"\r{spec.table_id}: {c.fps:5.1f} frames/s{camera}{analysed}, {seen['rounds']} rounds, "
                        f"{seen['flags']} flags", nl=False, err=True)
 
     try:
-        rounds_from_changes(spec, stream, on_round=on_round, on_frame=on_frame, keep=False)
+        rounds_from_changes(spec, stream, on_round=on_round, on_frame=on_frame, keep=False, missed=pipe.missed)
     except KeyboardInterrupt:
         pass
     except SOURCE_ERRORS as e:  # the camera lost for good, or giving frames its calibration was not made for

@@ -30,14 +30,16 @@ MAX_GAP_S = 2.0  # a flag's snapshot is at most this far from the frame it names
 
 class EvidenceRecorder:
     def __init__(self, media_dir: str | Path, table_id: str, fps: float = 10.0, *, max_frames: int = 1500,
-                 clip_frames: int = 20, homography: np.ndarray | None = None) -> None:
+                 clip_s: float = 2.0, homography: np.ndarray | None = None) -> None:
         """`max_frames`: analysed frames kept (about 100 KB each at 1280x720); a round must end within them
-        for its flags to have evidence. `clip_frames`: analysed frames in a flag's clip, around its frame."""
+        for its flags to have evidence. `clip_s`: seconds of a flag's clip, around its frame, in real time:
+        each analysed frame is held until the next (motion gating and a live camera skip frames), so a
+        dealer's hand moves in the clip as fast as it did at the table."""
         self.media_dir = Path(media_dir)
         self.table_id = table_id
         self.fps = fps
         self.max_frames = max_frames
-        self.clip_frames = clip_frames
+        self.clip_ticks = max(1, round(clip_s * fps))
         self.homography = None if homography is None else np.asarray(homography).tolist()
         self._frames: OrderedDict[int, tuple[bytes, list[dict]]] = OrderedDict()
         self._encoder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="evidence-clips")
@@ -84,9 +86,10 @@ class EvidenceRecorder:
             {"frame": at, "table_id": self.table_id, "camera_homography": self.homography, "detections": boxes},
             indent=1))
         if clip:
-            keys = list(self._frames)
-            i = keys.index(at)
-            frames = [self._frames[k][0] for k in keys[max(0, i - self.clip_frames // 2): i + self.clip_frames // 2]]
+            lo, hi = at - self.clip_ticks // 2, at + (self.clip_ticks + 1) // 2
+            keys = [k for k in self._frames if lo <= k < hi]
+            held = np.diff([*keys, hi]).tolist()  # how many frame times each is shown
+            frames = [(self._frames[k][0], n) for k, n in zip(keys, held, strict=True)]
             self._encoder.submit(_write_clip, self.media_dir / clip, frames, self.fps).add_done_callback(_said)
         (self.media_dir / out[0]).write_bytes(jpeg)  # last: it says the files of this frame are there
         return out
@@ -102,12 +105,14 @@ def _said(job: Future) -> None:
         log.warning("evidence clip not written: %s", job.exception())
 
 
-def _write_clip(path: Path, jpegs: list[bytes], fps: float) -> None:
-    frames = [cv2.imdecode(np.frombuffer(j, np.uint8), cv2.IMREAD_COLOR) for j in jpegs]
-    h, w = frames[0].shape[:2]
-    with VideoSink(path, fps, (w, h)) as sink:
-        for f in frames:
-            sink.write(f)
+def _write_clip(path: Path, frames: list[tuple[bytes, int]], fps: float) -> None:
+    """The frames, each written `n` times (held for the frame times it stood for)."""
+    images = (cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR) for jpeg, _ in frames)
+    first = next(images)
+    with VideoSink(path, fps, (first.shape[1], first.shape[0])) as sink:
+        for image, (_, n) in zip((first, *images), frames, strict=True):
+            for _ in range(n):
+                sink.write(image)
 
 
 def _boxes(det: sv.Detections) -> list[dict]:

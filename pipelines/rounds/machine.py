@@ -43,6 +43,9 @@ from .zone_names import ZoneRef, parse_zone
 
 PAYOUT_LAG_S = 0.8  # a payout is first seen this long after it was placed (under the dealer's hand)
 SAME_TIME_S = 0.45  # settlements closer than this are in no visible order
+# A round first seen this soon after frames a live camera lost may have begun among them (the tracker dates a
+# change to the first frame it is seen, and confirms it over a few more).
+MISSED_GRACE_S = 1.0
 BESIDE_CARDS_MM = 25.0  # a betting spot this close to its seat's card area has chips on the cards' edge
 DEFAULT_SESSION_START = datetime(2025, 1, 6, 20, 0, 0, tzinfo=UTC)  # the simulator's session start
 
@@ -132,6 +135,7 @@ class RoundMachine:
         self._beside_cards = spots_beside_cards(self.game)
         # pairs of settlements put in the manual's order against the times seen (see _in_dealer_order)
         self._assumed_order: list[tuple[tuple[int, str, int], tuple[int, str, int]]] = []
+        self._missed: tuple[int, str] | None = None  # frames lost while no round was open: (last, note)
 
     # ------------------------------------------------------------------------------- feeding
 
@@ -145,11 +149,24 @@ class RoundMachine:
                     continue
                 self.live = LiveRound(start=ch.frame, last=ch.frame)
                 self.live.first_is_card = bool(ch.after.cards)
+                if self._missed is not None and ch.frame <= self._missed[0] + MISSED_GRACE_S * self.fps:
+                    self.live.note(self._missed[1])
+                self._missed = None
             self._apply(self.live, ch)
         if self.live is not None and self._table_empty():
             out.append(self._close(self.live))
             self.live = None
         return out
+
+    def frames_missed(self, first: int, last: int) -> None:
+        """Frames `first`..`last` of a live camera were lost (the analysis had fallen behind it): the round open
+        then, or one opening just after (its start may have been among them), did things that were not seen."""
+        note = (f"frames {first}-{last} were not analysed (the analysis fell behind the camera): anything done "
+                "then is unknown")
+        if self.live is not None:
+            self.live.note(note)
+        else:
+            self._missed = (last, note)
 
     def finish(self) -> list[Round]:
         """The video ended: close the open round (incomplete unless the table was cleared)."""

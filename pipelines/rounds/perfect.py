@@ -23,10 +23,19 @@ from .registry import machine_for
 STABLE_FRAMES = 3
 
 
+def taken(index: int, fps: float, analyse_fps: float | None) -> bool:
+    """Whether a live camera analysed at `analyse_fps` takes frame `index` of a `fps` video: the first frame
+    of each tick of 1/analyse_fps (every frame when None or not slower than the video)."""
+    if not analyse_fps or analyse_fps >= fps:
+        return True
+    return index == 0 or int(index * analyse_fps / fps + 1e-9) > int((index - 1) * analyse_fps / fps + 1e-9)
+
+
 def rounds_from_scenes(game: str, scenes: Iterable[Scene], layout: Layout, homography: Any, *,
                        table_id: str = "T1", settings: Any | None = None, fps: float = 10.0,
                        frame_size: tuple[int, int] = (1280, 720), stable_frames: int = STABLE_FRAMES,
-                       **machine_kw: Any) -> list[Round]:
+                       analyse_fps: float | None = None, **machine_kw: Any) -> list[Round]:
+    """`analyse_fps`: look only at the frames a live camera analysed at that rate would (`taken`)."""
     mapper = ZoneMapper(layout, np.asarray(homography, np.float64), frame_size=tuple(frame_size))
     # A pinched stack may show for only a few frames before the dealer's hand covers it: losses are
     # confirmed as fast as gains, and the machine itself discounts stacks that were only covered.
@@ -37,6 +46,8 @@ def rounds_from_scenes(game: str, scenes: Iterable[Scene], layout: Layout, homog
     prev: Scene | None = None
     obs = {}
     for frame, scene in enumerate(scenes):
+        if not taken(frame, fps, analyse_fps):
+            continue
         if scene is not prev:  # the scripts repeat one Scene object while nothing moves
             obs, prev = mapper.observe_scene(scene), scene
         out += machine.feed(tracker.update(frame, obs))

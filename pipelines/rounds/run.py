@@ -7,8 +7,9 @@ with `--game` and a ground-truth file for the calibration.
 
 from __future__ import annotations
 
+import logging
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -22,6 +23,8 @@ from pipelines.games.round import Round
 
 from .machine import DEFAULT_SESSION_START
 from .registry import machine_for
+
+log = logging.getLogger(__name__)
 
 
 class RunError(ValueError):
@@ -92,7 +95,7 @@ def _from_truth(truth: Any, gt_path: Path, video: Path, start: datetime, game: s
 
 def vision_changes(spec: RunSpec, detector: Any | None = None) -> tuple[Iterator[tuple[int, float, list]], Any, int]:
     """(frame index, timestamp, changes) for each frame; the pipeline; the frame count (0 if unknown)."""
-    from pipelines.vision.capture import FrameSource
+    from pipelines.vision.capture import LIVE_FPS, FrameSource
     from pipelines.vision.pipeline import VisionPipeline
 
     if spec.config is not None:
@@ -100,29 +103,29 @@ def vision_changes(spec: RunSpec, detector: Any | None = None) -> tuple[Iterator
     else:
         pipe = VisionPipeline((spec.layout, spec.homography), detector, reference=spec.reference,
                               frame_size=spec.frame_size)
-    import cv2
-
+    # The round machine times everything by frame / fps: a file's frames by its own rate (or camera.fps), a
+    # live camera's by ticks of the rate it is analysed at (capture.py). Folders of images say neither.
     source = FrameSource(spec.video, fps=spec.fps or None)  # CaptureError: a file that is not there
-    total = 0
-    # The round machine times everything by frame / fps: a file says its frame rate (and length), a camera
-    # its nominal rate, unless the configuration gives camera.fps. Folders of images have neither.
-    if source.kind != "folder" and (source.kind == "file" or not spec.fps):
-        cap = source.open(wait=True)
-        total = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0) if source.kind == "file" else 0
-        spec.fps = spec.fps or float(cap.get(cv2.CAP_PROP_FPS) or 0.0)
-        cap.release()
-    spec.fps = spec.fps or 10.0
-    return pipe.run(source), pipe, total
+    info = source.probe()
+    spec.fps = info.fps
+    if info.live and info.fps != LIVE_FPS:
+        log.warning("%s: analysed at %g frames/s (camera.fps); the debouncing and the rounds' timings were "
+                    "measured at %g (with perfect observations, 7 a second made 3 of 200 rounds wrong: "
+                    "benchmarks/RESULTS.md)", spec.video, info.fps, LIVE_FPS)
+    return pipe.run(source), pipe, info.frames
 
 
 def rounds_from_changes(spec: RunSpec, stream: Iterable[tuple[int, float, list]],
                         on_round: Callable[[Round], None] | None = None,
-                        on_frame: Callable[[int], None] | None = None, keep: bool = True) -> list[Round]:
+                        on_frame: Callable[[int], None] | None = None, keep: bool = True,
+                        missed: Sequence[tuple[int, int]] = ()) -> list[Round]:
     """The rounds of the stream, each passed to `on_round` as it ends; `keep=False` (a table watched for
-    weeks) returns none, so they are not all held in memory."""
+    weeks) returns none, so they are not all held in memory. `missed`: the pipeline's list of frames a live
+    camera lost (`VisionPipeline.missed`, filled as the stream is read); the rounds they fall in go to review."""
     machine = machine_for(spec.game, spec.table_id, spec.settings, fps=spec.fps or 10.0,
                           session_start=spec.session_start)
     out: list[Round] = []
+    told = 0
 
     def done(rounds: list[Round]) -> None:
         for r in rounds:
@@ -132,6 +135,9 @@ def rounds_from_changes(spec: RunSpec, stream: Iterable[tuple[int, float, list]]
                 on_round(r)
 
     for index, _, changes in stream:
+        for first, last in missed[told:]:
+            machine.frames_missed(first, last)
+        told = len(missed)
         done(machine.feed(changes))
         if on_frame:
             on_frame(index)

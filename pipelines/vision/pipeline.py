@@ -26,7 +26,7 @@ from pipelines.config import TableConfig
 from pipelines.games.layout import Layout, layout_for
 
 from .calibrate import CalibrationError, layout_fit, size_mismatch
-from .capture import Frame, FrameSource
+from .capture import Frame, FrameSource, LiveStats
 from .detect import Detector
 from .motion import MotionConfig, MotionGate
 from .observe import ZoneChange
@@ -108,6 +108,10 @@ class VisionPipeline:
         # Called with each analysed frame and its detections (the evidence recorder keeps them).
         self.on_analysed: Callable[[Frame, sv.Detections], None] | None = None
         self.counters = PipelineCounters()
+        self._frames: Iterable[Frame] | None = None  # what run() reads
+        # (first, last) frame indices a live camera lost because the analysis fell behind it: what happened
+        # then was not seen (`rounds_from_changes(missed=...)` sends the rounds then to review)
+        self.missed: list[tuple[int, int]] = []
         self.empty_table: EmptyTableFilter | None = None
         if reference is not None:
             img = reference if isinstance(reference, np.ndarray) else load_reference(reference)
@@ -119,11 +123,22 @@ class VisionPipeline:
             raise ValueError("VisionPipeline: no table config, pass frames or a FrameSource to run()")
         return FrameSource(self.config.camera.source, fps=self.config.camera.fps)
 
+    @property
+    def live(self) -> LiveStats | None:
+        """How the live camera being read keeps up (None for a file or frames given)."""
+        stats = getattr(self._frames, "live", None)
+        return stats if stats is not None and stats.captured else None
+
     def run(self, frames: Iterable[Frame] | None = None) -> Iterator[tuple[int, float, list[ZoneChange]]]:
         t0 = time.perf_counter()
-        for frame in frames if frames is not None else self.source():
+        self._frames = frames if frames is not None else self.source()
+        previous = -1
+        for frame in self._frames:
             if not self.counters.frames_read:
                 self.check_calibration(frame.image)
+            if frame.dropped:
+                self.missed.append((previous + 1, frame.index - 1))
+            previous = frame.index
             self.counters.frames_read += 1
             changes = self.process(frame) if frame.index % self.every_nth_frame == 0 else []
             self.counters.seconds = time.perf_counter() - t0

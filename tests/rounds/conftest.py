@@ -34,13 +34,18 @@ def reconstruct():
     return session
 
 
-def rounds_with_edited_observations(game: str, scripted, setup, edit: Callable[[int, FrameObs], None]) -> list:
-    """The session's rounds through the perfect observation, each frame's observation first passed to
-    `edit(frame, obs)` to change in place (a misread card, a chip gone under a card), as the video has it."""
+def perfect_path(game: str, setup) -> tuple[ZoneMapper, ZoneTracker, object]:
+    """The mapper, tracker and round machine `rounds_from_scenes` reads a session with, to feed by hand."""
     layout, camera, settings = setup
     mapper = ZoneMapper(layout, np.asarray(camera.H), frame_size=camera.size)
     tracker = ZoneTracker(stable_frames=3, removal_frames=3)  # as rounds_from_scenes
-    machine = machine_for(game, "T1", settings, fps=10.0)
+    return mapper, tracker, machine_for(game, "T1", settings, fps=10.0)
+
+
+def rounds_with_edited_observations(game: str, scripted, setup, edit: Callable[[int, FrameObs], None]) -> list:
+    """The session's rounds through the perfect observation, each frame's observation first passed to
+    `edit(frame, obs)` to change in place (a misread card, a chip gone under a card), as the video has it."""
+    mapper, tracker, machine = perfect_path(game, setup)
     got = []
     for frame, scene in enumerate(s for r in scripted for s in r.scenes):
         obs = mapper.observe_scene(scene)

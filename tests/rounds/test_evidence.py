@@ -34,7 +34,7 @@ def test_a_flag_gets_the_frame_it_names_a_clip_around_it_and_its_detections(tmp_
     rng = np.random.default_rng(4)
     cam = Camera.overhead(layout, rng, size=(640, 360))
     frame = render(layout, Scene(), cam, rng)[0]
-    rec = EvidenceRecorder(tmp_path, "T9", fps=10, max_frames=30, clip_frames=6, homography=cam.H)
+    rec = EvidenceRecorder(tmp_path, "T9", fps=10, max_frames=30, clip_s=0.6, homography=cam.H)
     for i in range(0, 80, 2):  # analysed frames: every other one
         rec.add(i, cv2.putText(frame.copy(), str(i), (20, 40), cv2.FONT_HERSHEY_PLAIN, 2, (255, 255, 255)),
                 _boxes(1 + i % 3))
@@ -46,7 +46,11 @@ def test_a_flag_gets_the_frame_it_names_a_clip_around_it_and_its_detections(tmp_
     rec.close()  # the clip is encoded in the background
     assert cv2.imread(str(tmp_path / files[0])).shape == (360, 640, 3)
     cap = cv2.VideoCapture(str(tmp_path / files[1]))
-    assert sum(1 for _ in iter(lambda: cap.read()[0], False)) == 6
+    clip = [f for ok, f in iter(cap.read, (False, None)) if ok]
+    # 0.6 s around frame 60 (57..62) in real time: the analysed frames 58, 60, 62 each held until the next
+    assert len(clip) == 5
+    label = [f[15:45, 15:80].astype(int) for f in clip]  # where each frame's number is written
+    assert np.abs(label[0] - label[1]).mean() < 3 < np.abs(label[1] - label[2]).mean()
     boxes = json.loads((tmp_path / files[2]).read_text())
     assert boxes["frame"] == 60 and len(boxes["detections"]) == 1 + 60 % 3
     assert boxes["detections"][0] == {"class_name": "chip_5", "xyxy": [10.0, 20.0, 40.0, 50.0], "confidence": 0.9,

@@ -6,15 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-import numpy as np
-
 from pipelines.rounds.compare import compare_rounds
-from pipelines.rounds.registry import machine_for
 from pipelines.vision.observe import FrameObs, ZoneChange
-from pipelines.vision.track import ZoneTracker
-from pipelines.vision.zones import ZoneMapper
 
-from .conftest import rounds_with_edited_observations
+from .conftest import perfect_path, rounds_with_edited_observations
 
 
 def _each_card_misread_at_first(zone: str, misread: dict[str, str]):
@@ -57,10 +52,7 @@ def test_a_card_area_read_with_doubt_twice_and_then_clearly_is_no_doubt(reconstr
 def _rounds_with_edited_changes(game: str, scripted, setup, edit: Callable[[ZoneChange], ZoneChange]) -> list:
     """The session's rounds through the perfect observation and the tracker, each confirmed change first
     passed through `edit`."""
-    layout, camera, settings = setup
-    mapper = ZoneMapper(layout, np.asarray(camera.H), frame_size=camera.size)
-    tracker = ZoneTracker(stable_frames=3, removal_frames=3)
-    machine = machine_for(game, "T1", settings, fps=10.0)
+    mapper, tracker, machine = perfect_path(game, setup)
     got = []
     for frame, scene in enumerate(s for r in scripted for s in r.scenes):
         got += machine.feed([edit(ch) for ch in tracker.update(frame, mapper.observe_scene(scene))])
