@@ -497,14 +497,26 @@ class RoundMachine:
         def when(ws: WagerSeen) -> float:
             return (ws.settled_at or 0) - (lag if ws.outcome == "win" else 0.0)
 
+        # A stack gone from view in the same frame as a settlement of its box that the manual puts first was
+        # most likely covered by the hand making that one, and taken later: when, is not known (with a frame
+        # or two fewer analysed, a Pick 2 bonus vanished with the Ante and was ordered before the 3-5 Bonus
+        # taken after it). Within its box it keeps the manual's order.
+        gone_with = {id(ws) for ws in done if ws.outcome != "win" and any(
+            o is not ws and o.wager.seat == ws.wager.seat and o.settled_at == ws.settled_at
+            and exp_order.get(o.key, 0) < exp_order.get(ws.key, 0) for o in done)}
+
+        def too_close(a: WagerSeen, b: WagerSeen) -> bool:
+            if a.wager.seat == b.wager.seat and (id(a) in gone_with or id(b) in gone_with):
+                return True
+            return abs(when(a) - when(b)) <= (near if "win" in (a.outcome, b.outcome) else 1.0)
+
         out = sorted(done, key=when)
         changed = True
         while changed:  # bubble neighbours that are too close in time into the manual's order
             changed = False
             for i in range(len(out) - 1):
                 a, b = out[i], out[i + 1]
-                close = near if "win" in (a.outcome, b.outcome) else 1.0
-                if abs(when(a) - when(b)) <= close and exp_order.get(a.key, 0) > exp_order.get(b.key, 0):
+                if too_close(a, b) and exp_order.get(a.key, 0) > exp_order.get(b.key, 0):
                     out[i], out[i + 1] = b, a
                     changed = True
                     # Seen the other way round between two boxes (the hand moved from one to the

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from pipelines.games.round import Wager
 from pipelines.games.settlement import Settlement
+from pipelines.rounds.compare import compare_rounds
 from pipelines.rounds.king_high import KingHighMachine
 from pipelines.rounds.machine import LiveRound, WagerSeen
 from pipelines.rounds.timeline import ChipInstance
+from pipelines.vision.observe import FrameObs
+
+from .conftest import rounds_with_edited_observations
 
 
 def _seen(seat: int, outcome: str, at: int) -> WagerSeen:
@@ -69,3 +73,22 @@ def test_a_payout_short_of_the_rules_while_its_wager_reads_more_is_in_doubt() ->
     assert _payout_beside([(0, 15.0), (60, 10.0), (95, 15.0)], payout_at=100) == (False, [])
     # read as less as the payout is laid: the dealer's hand over it, which hides chips and moves none
     assert _payout_beside([(0, 15.0), (92, 5.0)], payout_at=100) == (False, [])
+
+
+def test_a_stack_covered_as_its_neighbour_is_taken_keeps_the_manuals_order_in_its_box(reconstruct):
+    # Pick 2 seat 3 loses its Ante, 3-5 Bonus and 5 Card Bonus, taken in that order. The hand taking the Ante
+    # covers the 5 Card Bonus until it takes it: gone from view with the Ante, it was once ordered before
+    # the 3-5 Bonus (with fewer frames analysed, the moment it showed again between was missed).
+    scripted, _, setup = reconstruct("pick-2-poker", 3, 1)
+    truth = scripted[0].round
+    ante = next(s for s in truth.settlements if s.seat == 3 and s.spot == "ante")
+
+    def covered_with_the_ante(frame: int, obs: FrameObs) -> None:
+        if frame >= ante.frames.start:
+            obs.pop("seat3.bonus5", None)
+
+    got = rounds_with_edited_observations("pick-2-poker", scripted, setup, covered_with_the_ante)
+    rnd = next(r for r in got if r.round_id == truth.round_id)
+    seat3 = [s.spot for s in sorted(rnd.settlements, key=lambda s: s.seq) if s.seat == 3]
+    assert seat3 == ["ante", "bonus35", "bonus5"]
+    assert compare_rounds([rnd], [truth])[0].result == "exact"
