@@ -52,9 +52,8 @@ def live_session(folder: Path, camera_fps: float, analyse_fps: float, tail_s: fl
     t = tally(verdicts)
     return {"session": folder.name, "game": truth.game, "video_s": round(cam.duration_s, 1),
             "camera_frames": sent, "camera_skipped": skipped, "captured": live.captured if live else 0,
-            "taken": c.frames_read,
-            "dropped": live.dropped if live else 0, "rounds_with_frames_lost": sum(
-                any("were not analysed" in n for n in r.notes) for r in got),
+            "taken": c.frames_read, "dropped": live.dropped if live else 0, "unseen": live.unseen if live else 0,
+            "rounds_with_frames_lost": sum(any("were not analysed" in n for n in r.notes) for r in got),
             "analysed": c.frames_analysed, "analysed_per_s": round(c.frames_read / c.seconds, 2),
             "lag_p50_s": round(float(np.percentile(lags, 50)), 3),
             "lag_p95_s": round(float(np.percentile(lags, 95)), 3), "lag_max_s": round(float(lags.max()), 3),

@@ -39,6 +39,7 @@ class LiveCamera:
         self.send_buffer = send_buffer  # bytes the camera's socket holds for a slow viewer (None: the system's)
         self.frames_sent = 0
         self.frames_skipped = 0  # frames not sent because a viewer was not reading (its socket was full)
+        self._paused_until = 0.0
         self._server = http.server.ThreadingHTTPServer((host, port), self._handler())
         self._server.daemon_threads = True
         self._thread: threading.Thread | None = None
@@ -79,6 +80,10 @@ class LiveCamera:
         t0, tick = time.monotonic(), 0
         try:
             while True:
+                if time.monotonic() < self._paused_until:  # a camera that hangs: nothing sent, time goes on
+                    tick = int((time.monotonic() - t0) * self.fps)
+                    time.sleep(0.01)
+                    continue
                 jpeg = self.jpegs[self.frame_at(time.monotonic() - t0)]
                 out.write(b"--%s\r\nContent-Type: image/jpeg\r\nContent-Length: %d\r\n\r\n%s\r\n"
                           % (BOUNDARY, len(jpeg), jpeg))
@@ -90,6 +95,10 @@ class LiveCamera:
                 time.sleep(max(0.0, tick / self.fps - (time.monotonic() - t0)))
         except (BrokenPipeError, ConnectionResetError, OSError):
             pass  # the viewer went away
+
+    def pause(self, seconds: float) -> None:
+        """Send nothing for `seconds`, keeping the connection: a camera that hangs for a moment."""
+        self._paused_until = time.monotonic() + seconds
 
     def start(self) -> LiveCamera:
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True, name="live camera")

@@ -4,8 +4,9 @@ A file (or a recording served over the network) gives every frame, timed by its 
 or stream is read in its own thread as fast as it sends (a decoder left unread buffers seconds of frames,
 and over RTP drops packets and smears the frames after them), keeping one frame per tick of 1/fps, and the
 pipeline takes them oldest first from a queue of at most `LIVE_BUFFER_S`: it may fall that far behind the
-camera and no further. A frame lost to a full queue is said by the next one (`Frame.dropped`), so what
-happened meanwhile goes to review instead of being read wrong. A live frame's index is its tick, so
+camera and no further. Frames lost to a full queue, or never sent (a camera that stalls or drops for
+two ticks or more), are said by the next frame (`Frame.dropped`), so what happened meanwhile goes to review
+instead of being read wrong. A live frame's index is its tick, so
 `index / fps` is the time it was captured whatever the camera's own rate.
 
 A stream that drops is reopened (with back-off) instead of ending the watch, and one not there yet at the
@@ -43,7 +44,8 @@ class Frame:
     index: int
     timestamp: float  # seconds from the start of the source
     image: np.ndarray
-    dropped: int = 0  # a live camera's frames lost just before this one: the analysis had fallen behind
+    dropped: int = 0  # a live camera's ticks just before this one not analysed: the analysis had fallen
+    # behind, or the camera sent nothing (stalled, or dropped and reopened)
 
 
 @dataclass(frozen=True)
@@ -59,12 +61,13 @@ class SourceInfo:
 @dataclass
 class LiveStats:
     """How a live source is keeping up: frames the camera sent, frames given to the pipeline, frames lost
-    because it had fallen `LIVE_BUFFER_S` behind, and `lag_s`, the age of the last frame given when the
-    pipeline came back for the next (how far behind the camera it is)."""
+    because it had fallen `LIVE_BUFFER_S` behind, ticks the camera sent nothing for, and `lag_s`, the age of
+    the last frame given when the pipeline came back for the next (how far behind the camera it is)."""
 
     captured: int = 0
     given: int = 0
     dropped: int = 0
+    unseen: int = 0  # ticks the camera sent nothing for (stalled, or dropped and reopened)
     lag_s: float = 0.0
     lags: list[float] = field(default_factory=list, repr=False)  # every lag, for benchmarks (bounded)
 
@@ -219,12 +222,16 @@ class _LiveReader:
         self.stats.captured += 1
         if tick <= self._last_tick:
             return  # the camera is faster than fps: this tick has its frame
+        # Two ticks or more with no frame: the camera stalled or dropped and was reopened. (One is jitter, or a
+        # camera a little slower than fps.) What happened meanwhile was not seen either.
+        unseen = tick - self._last_tick - 1 if tick - self._last_tick > 2 and self._last_tick >= 0 else 0
+        self.stats.unseen += unseen
         self._last_tick = tick
         with self._cond:
-            self._queue.append((Frame(tick, t - self._t0, image), t))
+            self._queue.append((Frame(tick, t - self._t0, image, dropped=unseen), t))
             if len(self._queue) > self._room:
-                self._queue.popleft()
-                self._dropped += 1
+                lost, _ = self._queue.popleft()
+                self._dropped += 1 + lost.dropped  # the next frame taken says all of it
                 self.stats.dropped += 1
             self._cond.notify_all()
 
@@ -263,7 +270,7 @@ class _LiveReader:
                 raise self._error  # type: ignore[misc]
             frame, t = self._queue.popleft()
             if self._dropped:
-                frame = replace(frame, dropped=self._dropped)
+                frame = replace(frame, dropped=frame.dropped + self._dropped)
                 self._dropped = 0
             return frame, t
 

@@ -259,9 +259,10 @@ def test_watch_reads_a_live_camera_in_real_time(tmp_path: Path) -> None:
         reader.join(timeout=5)
     out = b"".join(said).decode()
     assert proc.returncode == 0, out
-    status = re.findall(r"HT-03: +([\d.]+) frames/s \(camera +([\d.]+), lag +([\d.]+) s\)", out)
+    status = re.findall(r"HT-03: +([\d.]+) frames/s \(camera +([\d.]+), lag +([\d.]+) s[^)]*\)", out)
     assert status, out
     analysed, camera, lag = map(float, status[-1])
     assert camera > 20 and 5 < analysed <= 11 and lag < 5.5  # every tick of 10 a second, at most the buffer behind
-    assert out.rstrip().endswith("1 rounds, 1 flags")
-    assert len(list((tmp_path / "evidence" / "HT-03").glob("*/f*.jpg"))) == 1
+    # (on a loaded machine the analysis may fall behind and lose frames: the round then goes to review)
+    flags = int(re.fullmatch(r"(?s).*\n1 rounds, (\d+) flags", out.rstrip()).group(1))
+    assert flags >= 1 and len(list((tmp_path / "evidence" / "HT-03").glob("*/f*.jpg"))) >= 1

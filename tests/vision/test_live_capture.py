@@ -75,6 +75,24 @@ def test_a_pipeline_that_keeps_up_gets_every_tick_of_a_faster_camera(video: Path
     assert max(source.live.lags) < 0.25  # each frame taken as it came
 
 
+def test_a_camera_that_hangs_for_a_moment_says_the_frames_it_never_sent(video: Path) -> None:
+    with LiveCamera(video, fps=30) as cam:
+        source = FrameSource(cam.url, fps=10)
+        frames, start, paused = [], time.monotonic(), False
+        for f in source:
+            frames.append(f)
+            if not paused and time.monotonic() - start > 1:
+                cam.pause(0.6)
+                paused = True
+            if time.monotonic() - start > 3:
+                break
+    gaps = [(f.index, f.dropped) for f in frames if f.dropped]
+    assert len(gaps) == 1 and 4 <= gaps[0][1] <= 7  # six ticks of 1/10 s with no frame, said once
+    at = next(i for i, f in enumerate(frames) if f.dropped)
+    assert frames[at].index - frames[at - 1].index - 1 == frames[at].dropped
+    assert source.live.unseen == frames[at].dropped and source.live.dropped == 0
+
+
 def test_a_stream_that_stalls_is_reopened_then_given_up(monkeypatch) -> None:
     # A camera that sends its headers and then nothing: a read must not block for ever.
     monkeypatch.setattr(capture, "READ_TIMEOUT_S", 1.0)
