@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -118,14 +118,14 @@ def vision_changes(spec: RunSpec, detector: Any | None = None) -> tuple[Iterator
 def rounds_from_changes(spec: RunSpec, stream: Iterable[tuple[int, float, list]],
                         on_round: Callable[[Round], None] | None = None,
                         on_frame: Callable[[int], None] | None = None, keep: bool = True,
-                        missed: Sequence[tuple[int, int]] = ()) -> list[Round]:
+                        missed: list[tuple[int, int]] | None = None) -> list[Round]:
     """The rounds of the stream, each passed to `on_round` as it ends; `keep=False` (a table watched for
-    weeks) returns none, so they are not all held in memory. `missed`: the pipeline's list of frames a live
-    camera lost (`VisionPipeline.missed`, filled as the stream is read); the rounds they fall in go to review."""
+    weeks) returns none, so they are not all held in memory. `missed`: the pipeline's list of a live camera's
+    frames not analysed (`VisionPipeline.missed`, filled as the stream is read and emptied here); the rounds
+    they fall in go to review."""
     machine = machine_for(spec.game, spec.table_id, spec.settings, fps=spec.fps or 10.0,
                           session_start=spec.session_start)
     out: list[Round] = []
-    told = 0
 
     def done(rounds: list[Round]) -> None:
         for r in rounds:
@@ -135,9 +135,8 @@ def rounds_from_changes(spec: RunSpec, stream: Iterable[tuple[int, float, list]]
                 on_round(r)
 
     for index, _, changes in stream:
-        for first, last in missed[told:]:
-            machine.frames_missed(first, last)
-        told = len(missed)
+        while missed:  # the frames before this one that were never analysed
+            machine.frames_missed(*missed.pop(0))
         done(machine.feed(changes))
         if on_frame:
             on_frame(index)

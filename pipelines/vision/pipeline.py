@@ -109,8 +109,9 @@ class VisionPipeline:
         self.on_analysed: Callable[[Frame, sv.Detections], None] | None = None
         self.counters = PipelineCounters()
         self._frames: Iterable[Frame] | None = None  # what run() reads
-        # (first, last) frame indices a live camera lost because the analysis fell behind it: what happened
-        # then was not seen (`rounds_from_changes(missed=...)` sends the rounds then to review)
+        # (first, last) frame indices of a live camera never analysed (the analysis fell behind it, or it sent
+        # nothing): what happened then was not seen (`rounds_from_changes(missed=...)` sends the rounds then
+        # to review, and empties the list)
         self.missed: list[tuple[int, int]] = []
         self.empty_table: EmptyTableFilter | None = None
         if reference is not None:
