@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from pipelines.rounds.compare import compare_rounds
 
 from .conftest import perfect_path
@@ -42,3 +44,12 @@ def test_a_round_opening_just_after_lost_frames_is_reviewed(reconstruct):
     results = [v.result for v in compare_rounds(told, [t.round for t in scripted])]
     assert results[:2] == ["exact", "exact"] and results[2] == "incomplete"
     assert any("were not analysed" in n for n in told[2].notes)
+
+
+def test_the_frames_a_slower_analysis_takes_are_spread_evenly() -> None:
+    from pipelines.rounds.perfect import taken
+
+    for rate, kept in ((None, 100), (10, 100), (5, 50), (7, 70), (8.8, 88)):
+        got = [i for i in range(100) if taken(i, 10.0, rate)]
+        assert len(got) == kept and got[0] == 0
+        assert max(b - a for a, b in pairwise(got)) <= (1 if kept == 100 else 2)
