@@ -3,7 +3,7 @@
 A file (or a recording served over the network) gives every frame, timed by its frame rate. A live camera
 or stream is read in its own thread as fast as it sends (a decoder left unread buffers seconds of frames,
 and over RTP drops packets and smears the frames after them), keeping one frame per tick of 1/fps, and the
-pipeline takes them oldest first from a queue of at most `LIVE_BUFFER_S`: it may fall that far behind the
+pipeline takes them oldest first from a queue of at most `buffer_s`: it may fall that far behind the
 camera and no further. Frames lost to a full queue, or never sent (a camera that stalls or drops for
 two ticks or more), are said by the next frame (`Frame.dropped`), so what happened meanwhile goes to review
 instead of being read wrong. A live frame's index is its tick, so
@@ -32,7 +32,9 @@ READ_TIMEOUT_S = 10.0  # a stream that sends nothing this long is reopened
 # A live source is analysed at most this often when its table's configuration gives no camera.fps: the rate
 # the debouncing (stable_frames) and the round machines' timings were measured at (the simulator's camera).
 LIVE_FPS = 10.0
-LIVE_BUFFER_S = 5.0  # a live camera's frames waiting for the analysis, at most (the lag it may reach)
+# A live camera's frames waiting for the analysis, at most (the lag it may reach; camera.buffer_s): 135 MB of
+# 1280x720 frames at 10 a second.
+LIVE_BUFFER_S = 5.0
 
 
 class CaptureError(RuntimeError):
@@ -61,7 +63,7 @@ class SourceInfo:
 @dataclass
 class LiveStats:
     """How a live source is keeping up: frames the camera sent, frames given to the pipeline, frames lost
-    because it had fallen `LIVE_BUFFER_S` behind, ticks the camera sent nothing for, and `lag_s`, the age of
+    because it had fallen `buffer_s` behind, ticks the camera sent nothing for, and `lag_s`, the age of
     the last frame given when the pipeline came back for the next (how far behind the camera it is)."""
 
     captured: int = 0
@@ -85,8 +87,10 @@ class FrameSource:
     """Iterate `Frame`s. `source`: a path, a folder, a URL, or a camera index ("0")."""
 
     def __init__(self, source: str | Path | int, fps: float | None = None, reconnect_attempts: int = 5,
-                 reconnect_delay_s: float = 1.0) -> None:
+                 reconnect_delay_s: float = 1.0, buffer_s: float | None = None) -> None:
+        """`buffer_s`: how far a live camera's analysis may fall behind (default `LIVE_BUFFER_S`)."""
         self.source = source
+        self.buffer_s = buffer_s or LIVE_BUFFER_S
         self.fps_override = fps
         self.reconnect_attempts = reconnect_attempts
         self.reconnect_delay_s = reconnect_delay_s
@@ -196,7 +200,7 @@ class FrameSource:
 
 class _LiveReader:
     """Reads a live camera or stream in a thread of its own and keeps one frame per tick of 1/fps (the first
-    of each: a faster camera's others are skipped), up to `LIVE_BUFFER_S` of them: a pipeline slower for a
+    of each: a faster camera's others are skipped), up to `buffer_s` of them: a pipeline slower for a
     while catches up when the table is still (motion gating); one that stays behind loses the oldest frames,
     and the next frame it gets says how many (`Frame.dropped`). Reopens the source with back-off when it
     drops. The thread owns the capture (OpenCV's is not safe across threads)."""
@@ -205,7 +209,7 @@ class _LiveReader:
         self.source, self.fps, self.stats = source, fps, LiveStats()
         self._cond = threading.Condition()
         self._queue: deque[tuple[Frame, float]] = deque()
-        self._room = max(1, round(LIVE_BUFFER_S * fps))
+        self._room = max(1, round(source.buffer_s * fps))
         self._dropped = 0  # frames dropped since the last one taken
         self._t0: float | None = None
         self._last_tick = -1

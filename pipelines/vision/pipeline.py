@@ -122,7 +122,8 @@ class VisionPipeline:
     def source(self) -> FrameSource:
         if self.config is None:
             raise ValueError("VisionPipeline: no table config, pass frames or a FrameSource to run()")
-        return FrameSource(self.config.camera.source, fps=self.config.camera.fps)
+        cam = self.config.camera
+        return FrameSource(cam.source, fps=cam.fps, buffer_s=cam.buffer_s)
 
     @property
     def live(self) -> LiveStats | None:

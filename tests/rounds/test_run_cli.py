@@ -72,6 +72,12 @@ def test_the_empty_table_reference_resolves_or_names_the_field(tmp_path: Path) -
         spec_from(bad)
 
 
+def test_a_live_cameras_buffer_is_read_from_its_config_or_named(tmp_path: Path) -> None:
+    assert spec_from(_config_with(tmp_path, "high-tie", buffer_s=20)).config.camera.buffer_s == 20
+    with pytest.raises(ValueError, match=r"high-tie\.yaml.*camera\.buffer_s.*greater than 0"):
+        spec_from(_config_with(tmp_path, "high-tie", buffer_s=0))
+
+
 def test_example_table_configs_validate() -> None:
     from pipelines.config import load_table_config
 
