@@ -88,7 +88,11 @@ class EvidenceRecorder:
         if clip:
             lo, hi = at - self.clip_ticks // 2, at + (self.clip_ticks + 1) // 2
             keys = [k for k in self._frames if lo <= k < hi]
-            held = np.diff([*keys, hi]).tolist()  # how many frame times each is shown
+            starts = list(keys)
+            earlier = [k for k in self._frames if k < lo]
+            if earlier and keys[0] > lo:  # until its first analysed frame, the window shows the one before
+                keys, starts = [earlier[-1], *keys], [lo, *starts]
+            held = np.diff([*starts, hi]).tolist()  # how many frame times each is shown
             frames = [(self._frames[k][0], n) for k, n in zip(keys, held, strict=True)]
             self._encoder.submit(_write_clip, self.media_dir / clip, frames, self.fps).add_done_callback(_said)
         (self.media_dir / out[0]).write_bytes(jpeg)  # last: it says the files of this frame are there

@@ -47,10 +47,12 @@ def test_a_flag_gets_the_frame_it_names_a_clip_around_it_and_its_detections(tmp_
     assert cv2.imread(str(tmp_path / files[0])).shape == (360, 640, 3)
     cap = cv2.VideoCapture(str(tmp_path / files[1]))
     clip = [f for ok, f in iter(cap.read, (False, None)) if ok]
-    # 0.6 s around frame 60 (57..62) in real time: the analysed frames 58, 60, 62 each held until the next
-    assert len(clip) == 5
+    # 0.6 s around frame 60 (57..62) in real time: 56 until 58, then the analysed frames 58, 60, 62 each held
+    # until the next
+    assert len(clip) == 6
     label = [f[15:45, 15:80].astype(int) for f in clip]  # where each frame's number is written
-    assert np.abs(label[0] - label[1]).mean() < 3 < np.abs(label[1] - label[2]).mean()
+    assert np.abs(label[1] - label[2]).mean() < 3 < np.abs(label[0] - label[1]).mean()  # 56 | 58 58 | ...
+    assert np.abs(label[2] - label[3]).mean() > 3 > np.abs(label[3] - label[4]).mean()  # ... | 60 60 | 62
     boxes = json.loads((tmp_path / files[2]).read_text())
     assert boxes["frame"] == 60 and len(boxes["detections"]) == 1 + 60 % 3
     assert boxes["detections"][0] == {"class_name": "chip_5", "xyxy": [10.0, 20.0, 40.0, 50.0], "confidence": 0.9,
