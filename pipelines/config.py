@@ -47,8 +47,8 @@ class CameraConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
     source: str = Field(description="video file, rtsp:// or http:// URL, camera index, or image folder")
     fps: float | None = Field(None, gt=0, description="a file's frame rate, where it says a wrong one; for a live "
-                              "camera or stream, the frames analysed per second at most (default 10: the newest "
-                              "frame is taken each time, so the analysis never falls behind the camera)")
+                              "camera or stream, the frames analysed per second: one per tick, the rest skipped "
+                              "(default 10, the rate the rounds' timings were measured at)")
     buffer_s: float = Field(5.0, gt=0, le=120, description="a live camera: how far (seconds) the analysis may fall "
                             "behind it before frames are lost (their rounds then go to review); each second "
                             "holds fps frames, 27 MB a second at 1280x720 and 10 frames/s")

@@ -190,8 +190,8 @@ def watch(table: str, kafka: str | None, spool: str | None, start: str | None, e
             c = pipe.counters
             analysed = f", {100 * c.analysed_fraction:3.0f} % analysed" if c.frames_read else ""
             live = pipe.live  # a camera: its own rate, how far behind it the analysis is, frames it lost
-            lost = live.dropped + live.unseen if live is not None else 0  # behind by the queue, or never sent
-            lost = f", {lost} frames not analysed" if lost else ""
+            unanalysed = live.dropped + live.unseen if live is not None else 0  # behind by the queue, or not sent
+            lost = f", {unanalysed} frames not analysed" if unanalysed else ""
             camera = (f" (camera {live.captured / c.seconds:4.1f}, lag {live.lag_s:4.2f} s{lost})"
                       if live is not None and c.seconds else "")
             click.echo(f"\r{spec.table_id}: {c.fps:5.1f} frames/s{camera}{analysed}, {seen['rounds']} rounds, "

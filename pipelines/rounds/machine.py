@@ -159,10 +159,11 @@ class RoundMachine:
         return out
 
     def frames_missed(self, first: int, last: int) -> None:
-        """Frames `first`..`last` of a live camera were lost (the analysis had fallen behind it): the round open
-        then, or one opening just after (its start may have been among them), did things that were not seen."""
-        note = (f"frames {first}-{last} were not analysed (the analysis fell behind the camera): anything done "
-                "then is unknown")
+        """Frames `first`..`last` of a live camera were never analysed (the analysis had fallen behind it, or the
+        camera sent none): the round open then, or one opening just after (its start may have been among
+        them), did things that were not seen."""
+        note = (f"frames {first}-{last} were not analysed (the analysis fell behind the camera, or the camera "
+                "sent none): anything done then is unknown")
         if self.live is not None:
             self.live.note(note)
         else:

@@ -105,8 +105,8 @@ def vision_changes(spec: RunSpec, detector: Any | None = None) -> tuple[Iterator
                               frame_size=spec.frame_size)
     # The round machine times everything by frame / fps: a file's frames by its own rate (or camera.fps), a
     # live camera's by ticks of the rate it is analysed at (capture.py). Folders of images say neither.
-    buffer_s = spec.config.camera.buffer_s if spec.config is not None else None
-    source = FrameSource(spec.video, fps=spec.fps or None, buffer_s=buffer_s)  # CaptureError: no such file
+    # CaptureError: a file that is not there
+    source = pipe.source() if spec.config is not None else FrameSource(spec.video, fps=spec.fps or None)
     info = source.probe()
     spec.fps = info.fps
     if info.live and info.fps != LIVE_FPS:
