@@ -78,3 +78,21 @@ def share_under(boxes: np.ndarray, cover: np.ndarray) -> np.ndarray:
             mask[max(b, 0):max(d, 0), max(a, 0):max(c, 0)] = True
         out[i] = mask.mean()
     return out
+
+
+def over_cards(boxes: np.ndarray, is_chip: np.ndarray, share: float = 0.15) -> np.ndarray:
+    """Which boxes (N, 4 xyxy) are chips lying over a card's edge: `share` or more of the chip's box on the
+    box of a card (face or back; every box not `is_chip`). The detector's blind spot (a Pick 2 wager under
+    its cards' edge in the manual's layout, a payout run on over a card), counted apart by the benchmark
+    and by the training data's composition."""
+    boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
+    is_chip = np.asarray(is_chip, bool)
+    out = np.zeros(len(boxes), bool)
+    if not is_chip.any() or is_chip.all():
+        return out
+    a, b = boxes[is_chip], boxes[~is_chip]
+    w = np.clip(np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0]), 0, None)
+    h = np.clip(np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1]), 0, None)
+    area = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
+    out[is_chip] = ((w * h) >= share * area[:, None]).any(axis=1)
+    return out

@@ -128,3 +128,24 @@ def test_camera_round_trip_and_fit():
     assert (px >= 0).all() and (px[:, 0] < 1280).all() and (px[:, 1] < 720).all()
     with pytest.raises(ValueError, match="homography"):
         Camera(H=np.zeros((3, 3)))
+
+
+def test_stacks_laid_over_card_edges_show_chips_half_on_a_card():
+    """The training generator's blind-spot scenes (pipelines/sim/random_scenes.py): each added stack puts
+    a chip over the edge of a card, and the labels say so."""
+    from pipelines.sim.random_scenes import with_chips_on_card_edges
+    from pipelines.vision.chip_boxes import over_cards
+
+    layout = layout_for("pick-2-poker")
+    rng = np.random.default_rng(21)
+    camera = Camera.overhead(layout, rng)
+    x, y = layout.zone("seat1.cards").centre
+    scene = Scene(cards=[PlacedCard("Kd", x, y), PlacedCard("7s", x + 200, y, angle=90.0)])
+    assert with_chips_on_card_edges(Scene(), rng).chips == []  # no card, nothing to lay over
+    for _ in range(10):
+        laid = with_chips_on_card_edges(scene, rng, stacks=2)
+        assert laid.cards == scene.cards and len(laid.chips) == 2 and scene.chips == []
+        for stack in laid.chips:
+            _, labels = render(layout, Scene(cards=scene.cards, chips=[stack]), camera, rng, effects=False)
+            boxes = np.array([[lab.x1, lab.y1, lab.x2, lab.y2] for lab in labels])
+            assert over_cards(boxes, np.array([lab.cls.startswith("chip_") for lab in labels])).any()

@@ -34,3 +34,16 @@ def test_elongated_box_with_no_card_under_it_keeps_its_centre() -> None:
     tall = [909.0, 340.0, 937.0, 385.0]
     got = chip_centres(np.array([tall]), np.zeros((0, 4)))
     assert np.allclose(got[0], [923.0, 362.5])
+
+
+def test_over_cards_needs_a_sixth_of_the_chip_on_a_card() -> None:
+    from pipelines.vision.chip_boxes import over_cards
+
+    boxes = np.array([CARD,
+                      [930.0, 360.0, 950.0, 380.0],  # 10 x 20 px of 20 x 20 on the card: half
+                      [937.0, 360.0, 957.0, 380.0],  # 3 px of 20 wide on it: 15 %
+                      [938.0, 360.0, 958.0, 380.0],  # 2 px: 10 %, not over the card
+                      [0.0, 0.0, 20.0, 20.0]])  # far away
+    is_chip = np.array([False, True, True, True, True])
+    assert over_cards(boxes, is_chip).tolist() == [False, True, True, False, False]
+    assert not over_cards(boxes[1:], is_chip[1:]).any()  # no card in the frame
