@@ -103,7 +103,8 @@ def _render_chunk(args: tuple[Path, int, int, int, float, int, bool]) -> dict:
         full = frame
         if tiles:
             frame, labels = cut_tile(frame, labels, tile_origin((frame.shape[1], frame.shape[0]), labels, rng))
-        split = "val" if rng.random() < val_fraction else "train"
+        # Every k-th frame validates (k = 1 / val_fraction, frame 0 included): a small set always has one.
+        split = "val" if val_fraction > 0 and i % max(1, round(1 / val_fraction)) == 0 else "train"
         name = f"{seed}_{i:06d}"
         size = (frame.shape[1], frame.shape[0])
         cv2.imwrite(str(out / "det" / "images" / split / f"{name}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 92])
