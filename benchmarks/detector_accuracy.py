@@ -6,7 +6,8 @@ per detector class, card identity accuracy (rank and suit exactly right, over ev
 missed by the detector counting as wrong), chip denomination accuracy, and the confusion pairs that remain.
 The hard cases within each set are reported apart too: cards overlapped by another card's box, and cards
 and chips partly covered (by the dealer's hand or arm, a chip, another card; the renderer labels an object
-until more than 60 % of it is covered) against those with nothing over them.
+until more than 60 % of it is covered) against those with nothing over them, and among the uncovered chips
+those lying over a card's edge (the detector's blind spot).
 
     python benchmarks/detector_accuracy.py [--frames-per-game 40] [--scattered 40] [--json]
     python benchmarks/detector_accuracy.py --detector models/detector_fast.onnx   # the fast profile
