@@ -36,6 +36,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import supervision as sv
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -52,16 +53,6 @@ from pipelines.vision.training import CLS_IMGSZ
 
 COVERED = 0.05  # a card with this share or more covered is a hard case: three crops of the detector's box
 VAL_EVERY = 7
-
-
-def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    x1 = np.maximum(a[:, None, 0], b[None, :, 0])
-    y1 = np.maximum(a[:, None, 1], b[None, :, 1])
-    x2 = np.minimum(a[:, None, 2], b[None, :, 2])
-    y2 = np.minimum(a[:, None, 3], b[None, :, 3])
-    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
-    area = lambda z: (z[:, 2] - z[:, 0]) * (z[:, 3] - z[:, 1])  # noqa: E731
-    return inter / np.maximum(area(a)[:, None] + area(b)[None] - inter, 1e-6)
 
 
 def _session(args: tuple[Path, int, int, int]) -> dict:
@@ -88,7 +79,7 @@ def _session(args: tuple[Path, int, int, int]) -> dict:
         pred = det.detect(frame)
         boxes = np.asarray(pred.xyxy)[np.asarray(pred.data["class_name"]) == "card"]
         truth = np.array([lb[1:] for lb, _ in faces], np.float64)
-        iou = _iou(truth, boxes) if len(boxes) else np.zeros((len(truth), 0))
+        iou = sv.box_iou_batch(truth, boxes) if len(boxes) else np.zeros((len(truth), 0))
         for k, ((name, *box), cov) in enumerate(faces):
             hard = cov >= COVERED
             counts["cards"] += 1
