@@ -2,10 +2,11 @@
 
 Each session's video is played as a live MJPEG camera (`pipelines/sim/live_camera.py`: frames sent by
 the wall clock at `--camera-fps`, a slow viewer misses frames) and read as `tablewatch watch` reads a
-camera: the newest frame each time, at most `--analyse-fps` a second, motion gating and regional detection
-on. Prints per session the camera's frames, those the pipeline took and analysed and those lost because it
-had fallen `LIVE_BUFFER_S` behind (and the rounds they sent to review), the lag (a frame's age when the
-pipeline came back for the next), the analysis rate, and the rounds against the ground truth.
+camera: one frame per tick of `--analyse-fps`, taken oldest first from a queue of at most `LIVE_BUFFER_S`
+seconds, motion gating and regional detection on. Prints per session the camera's frames, those the
+pipeline took and analysed and those lost because it had fallen `LIVE_BUFFER_S` behind (and the rounds
+they sent to review), the lag (a frame's age when the pipeline came back for the next), the analysis rate,
+and the rounds against the ground truth.
 
     python benchmarks/live_camera.py --json                      # the four bundled samples (~90 s)
     python benchmarks/live_camera.py --sessions DIR [DIR ...]    # simulated sessions (tablewatch simulate)

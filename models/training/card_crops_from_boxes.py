@@ -55,11 +55,21 @@ COVERED = 0.05  # a card with this share or more covered is a hard case: three c
 VAL_EVERY = 7
 
 
-def _session(args: tuple[Path, int, int, int]) -> dict:
-    from pipelines.vision.detect import Detector, DetectorConfig
+_detector = None  # loaded once per worker process, not once per session
 
+
+def _boxes_detector():
+    global _detector
+    if _detector is None:
+        from pipelines.vision.detect import Detector, DetectorConfig
+
+        _detector = Detector(DetectorConfig(second_classifier_path=None, verifier_path=None))
+    return _detector
+
+
+def _session(args: tuple[Path, int, int, int]) -> dict:
     out, seed, index, frames = args
-    det = Detector(DetectorConfig(second_classifier_path=None, verifier_path=None))
+    det = _boxes_detector()
     game = GAME_IDS[index % len(GAME_IDS)]
     layout = layout_for(game)
     rng = np.random.default_rng([seed, index])
