@@ -19,10 +19,11 @@ Seeds: `seed * 1_000_000 + session`, far from every benchmark's (9001.., 90001..
 
 Measured (eighteenth session, 2 CPU cores): 160 sessions of 25 frames (4,000 frames, 19,752 card faces,
 3,418 of them covered) give 46,253 crops in 4.4 min; 4 epochs from models/card_classifier.pt take 25 min.
-On the 23 validation sessions' crops (one-off count) the committed classifier reads 0.9757 of the detector-box crops right
-(58 misread) and the fine-tuned one 0.9810 (59 misread): fewer unread, no fewer misread. On the held-out
-frames of benchmarks/detector_accuracy.py it did no better (dealt card identity 0.9876 alone, 0.9891 as the
-second look, against 0.9907 committed), so models/ keeps its classifiers; the recipe stays for a GPU run.
+On the 23 validation sessions' crops (one-off count) the committed classifier reads 0.9757 of the detector-
+box crops right (58 misread) and the fine-tuned one 0.9810 (59 misread): fewer unread, no fewer misread. On
+the held-out frames of benchmarks/detector_accuracy.py it did no better (dealt card identity 0.9876 alone,
+0.9891 as the second look, against 0.9907 committed), so models/ keeps its classifiers; the recipe stays for
+a GPU run.
 """
 
 from __future__ import annotations
