@@ -223,20 +223,25 @@ def main() -> None:
     ap.add_argument("--second-classifier", type=Path, default=DetectorConfig().second_classifier_path,
                     help="the classifier that looks again at cards the first is unsure of")
     ap.add_argument("--no-second-look", action="store_true", help="the first card classifier alone")
+    ap.add_argument("--edge-chips", type=Path, default=DetectorConfig().edge_chips_path,
+                    help="card-edge chip finder weights (ONNX), e.g. a new one before it replaces models/'s")
+    ap.add_argument("--no-edge-chips", action="store_true", help="the detector's chips without the card-edge finder")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     verifier = {"verifier_path": None} if args.no_verifier else {}
     second = None if args.no_second_look else args.second_classifier
     det = Detector(DetectorConfig(detector_path=args.detector, classifier_path=args.classifier, conf=args.conf,
                                   chip_iou=args.chip_iou, card_iou=args.card_iou, second_classifier_path=second,
-                                  **verifier))
+                                  edge_chips_path=None if args.no_edge_chips else args.edge_chips, **verifier))
     tallies = {"dealt": Tally(), "scattered": Tally()}
     maps = {"dealt": MeanAveragePrecision(), "scattered": MeanAveragePrecision()}
     total = args.frames_per_game * len(GAME_IDS) + args.scattered
     evaluate(det, tqdm(held_out_frames(args.frames_per_game, args.scattered, args.seed), total=total,
                        desc="held-out frames"), tallies, maps)
     out: dict = {"seed": args.seed, "detector": str(args.detector), "classifier": str(args.classifier),
-                 "second_classifier": str(second) if second else None, "imgsz": det.config.imgsz, "sets": {}}
+                 "second_classifier": str(second) if second else None,
+                 "edge_chips": None if args.no_edge_chips or not args.edge_chips else str(args.edge_chips),
+                 "imgsz": det.config.imgsz, "sets": {}}
     for name, t in tallies.items():
         m = maps[name].compute()
         per_class = {DET_CLASSES[int(c)]: round(float(ap_row.mean()), 4)

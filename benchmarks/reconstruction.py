@@ -102,8 +102,8 @@ def video(game: str, rounds: int, seed: int, fault_rate: float, cache: Path | No
 
 
 class _Replay:
-    """A detector that hands back stored detections, one per frame, in order, each through the chip
-    verifier of `detector` (as the live detector does) when one is given."""
+    """A detector that hands back stored detections, one per frame, in order, each through the second looks
+    (card-edge chips, chip verifier) of `detector` (as the live detector does) when one is given."""
 
     def __init__(self, detections: list, detector=None) -> None:
         self._it = iter(detections)
@@ -111,7 +111,7 @@ class _Replay:
 
     def detect(self, frame: np.ndarray):
         det = next(self._it)
-        return self._detector.verify_chips(frame, det) if self._detector is not None else det
+        return self._detector.second_looks(frame, det) if self._detector is not None else det
 
 
 def cached_video(folder: Path, game: str, rounds: int, seed: int, fault_rate: float,

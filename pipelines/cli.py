@@ -12,6 +12,7 @@ COMMANDS = [
     ("pipelines.sim.cli", "simulate"),
     ("pipelines.vision.cli", "train_detector"),
     ("pipelines.vision.cli", "train_chip_verifier"),
+    ("pipelines.vision.cli", "train_edge_chips"),
     ("pipelines.vision.cli", "calibrate"),
     ("pipelines.rounds.cli", "watch"),
     ("pipelines.rounds.cli", "run"),

@@ -1,4 +1,4 @@
-"""`tablewatch train-detector`, `tablewatch train-chip-verifier` and `tablewatch calibrate`."""
+"""`tablewatch train-detector`, `train-chip-verifier`, `train-edge-chips` and `tablewatch calibrate`."""
 
 from __future__ import annotations
 
@@ -109,6 +109,40 @@ def train_chip_verifier(data: Path, seeds: str, rounds: int, epochs: int, worker
     report = train_verifier(load_crops(files(wanted[:-1])), load_crops(files(wanted[-1:])), epochs,
                             out or MODELS_DIR / "chip_verifier.onnx")
     click.echo(json.dumps({k: v for k, v in report.items() if k != "history"}))
+
+
+@click.command("train-edge-chips")
+@click.option("--data", "data", type=click.Path(path_type=Path), required=True,
+              help="windows folder; built from the simulator first when it has no data.yaml")
+@click.option("--frames", default=1500, show_default=True, help="frames to render when building the data "
+              "(four windows around cards from each)")
+@click.option("--seed", default=41, show_default=True, help="simulator seed for the training frames")
+@click.option("--epochs", default=12, show_default=True, help="epochs (with --hours: as fit)")
+@click.option("--hours", type=click.FloatRange(min=0), default=0.75, show_default=True,
+              help="time budget (45 min on 2 CPU cores); 0: --epochs decides")
+@click.option("--init", "init", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="weights to start from; default: models/detector.pt")
+@click.option("--device", default="cpu", show_default=True, help="cpu, or a CUDA device index")
+@click.option("--workers", default=2, show_default=True, help="data loader and rendering processes")
+@click.option("--out", "out", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="ONNX file to write; default: DATA/weights/edge_chips.onnx (measure it with "
+                   "benchmarks/detector_accuracy.py --edge-chips FILE before it replaces models/'s)")
+def train_edge_chips(data: Path, frames: int, seed: int, epochs: int, hours: float, init: Path | None,
+                     device: str, workers: int, out: Path | None) -> None:
+    """Train the card-edge chip finder: the detector fine-tuned on windows around cards (needs `train`)."""
+    from .edge_chips_data import build_edge_set
+    from .edge_chips_training import train_edge_chips as train
+    from .paths import MODELS_DIR
+
+    init = init or MODELS_DIR / "detector.pt"
+    if not init.exists():
+        raise click.BadParameter(f"no weights to start from at {init}", param_hint="--init")
+    if not (data / "data.yaml").exists():
+        click.echo(f"built training windows: {json.dumps(build_edge_set(data, frames, seed, workers=workers))}")
+    out = out or data / "weights" / "edge_chips.onnx"
+    report = train(data, epochs, init, out, device=device, workers=workers, hours=hours or None)
+    click.echo(json.dumps(report))
+    click.echo(f"weights in {out}; compare with: python benchmarks/detector_accuracy.py --json --edge-chips {out}")
 
 
 @click.command("calibrate")

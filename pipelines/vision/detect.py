@@ -49,6 +49,9 @@ class DetectorConfig:
     # none was made (benchmarks/RESULTS.md, fourteenth session). None: the first classifier alone.
     second_classifier_path: Path | None = MODELS_DIR / "card_classifier_2.onnx"
     second_look_below: float = 0.9
+    # A second net reads around the cards for chips lying over a card's edge, where the detector misses
+    # some (edge_chips.py); its chips count only there. None: the detector's chips alone.
+    edge_chips_path: Path | None = None
     threads: int = 1
 
 
@@ -180,6 +183,18 @@ class Detector:
         chip_ids = tuple(i for i, n in enumerate(self.det_names) if n.startswith("chip_"))
         card_ids = tuple(i for i, n in enumerate(self.det_names) if n == "card" or n.startswith("back_"))
         self._groups = ((chip_ids, self.config.chip_iou), (card_ids, self.config.card_iou))
+        self._edge_chips = None
+        if self.config.edge_chips_path is not None:
+            from .edge_chips import EdgeChipFinder
+
+            path = self.config.edge_chips_path
+            finder = _session(path, self.config.threads)
+            names = _model_names(finder, path, DET_CLASSES)
+            if names != self.det_names:
+                raise ModelError(f"{path}: its classes are in another order than {self.config.detector_path}'s")
+            self._edge_chips = EdgeChipFinder(
+                finder, names, lambda raw: decode_yolo(raw, self.config.conf, self.config.iou, self._groups),
+                self.config.uncertain_below)
         self._det_input = self._det.get_inputs()[0].name
         self._cls_input = self._cls.get_inputs()[0].name
         shape = self._cls.get_inputs()[0].shape
@@ -224,7 +239,14 @@ class Detector:
         raw = session.run(None, {session.get_inputs()[0].name: _to_tensor([img])})[0][0]
         boxes, scores, cls = decode_yolo(raw, self.config.conf, self.config.iou, self._groups)
         boxes = (boxes - np.array([px, py, px, py], np.float32)) / scale + np.array([x0, y0, x0, y0], np.float32)
-        return self.verify_chips(frame, self._identify(frame, boxes, scores, cls))
+        return self.second_looks(frame, self._identify(frame, boxes, scores, cls))
+
+    def second_looks(self, frame: np.ndarray, det: sv.Detections) -> sv.Detections:
+        """`det` (this detector's reading of `frame`, or one stored without second looks) with the chips
+        over card edges that the card-edge finder adds, then the chip verifier's drops."""
+        if self._edge_chips is not None:
+            det = self._edge_chips(frame, det)
+        return self.verify_chips(frame, det)
 
     def suppress(self, det: sv.Detections) -> sv.Detections:
         """`det` after this detector's non-maximum suppression (for detections merged from two looks)."""

@@ -66,3 +66,33 @@ def test_a_training_run_is_added_to_the_weights_history_not_written_over_it(tmp_
     report.write_text("{not json")
     _append_run(report, {"epochs": 1})
     assert json.loads(report.read_text()) == {"runs": [{"epochs": 1}]}
+
+def test_the_card_edge_finder_trains_from_the_detector_and_its_weights_load(tmp_path):
+    """`tablewatch train-edge-chips` end to end on a few rendered frames (needs the `train` extra): what it
+    writes loads as the Detector's card-edge finder, which only ever adds chips to the detector's reading,
+    and only over a card's edge."""
+    pytest.importorskip("ultralytics")
+    import numpy as np
+
+    from pipelines.vision.cli import train_edge_chips
+    from pipelines.vision.detect import Detector, DetectorConfig
+
+    data = tmp_path / "edge"
+    result = CliRunner().invoke(train_edge_chips, ["--data", str(data), "--frames", "4", "--epochs", "1",
+                                                   "--hours", "0", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    out = data / "weights" / "edge_chips.onnx"
+    report, = json.loads((out.parent / "training_report.json").read_text())["runs"]
+    assert report["model"] == "edge_chips" and report["init"].endswith("detector.pt")
+    assert report["data"]["windows"] > 0
+    from heldout import heldout_frames
+
+    from pipelines.vision.chip_boxes import over_cards
+
+    det = Detector(DetectorConfig(edge_chips_path=out, verifier_path=None))
+    alone = Detector(DetectorConfig(verifier_path=None))
+    for frame, _ in heldout_frames(4):
+        before, after = alone.detect(frame), det.detect(frame)
+        assert np.allclose(after.xyxy[:len(before)], before.xyxy)  # the detector's own boxes, unchanged
+        is_chip = np.asarray(after.data["chip_value"]) > 0
+        assert is_chip[len(before):].all() and over_cards(after.xyxy, is_chip)[len(before):].all()

@@ -1,0 +1,113 @@
+"""A second net that looks only around cards, for the chips lying over a card's edge the detector misses.
+
+On held-out dealt frames the detector misses 15 of 44 chips lying over a card's edge and none of the 1,886
+others (benchmarks/detector_accuracy.py, `chips_on_card_accuracy`): mostly a Pick 2 or 3 Card Monster Play
+wager where the manual lays it, against the seat's cards. A missed Play reads as a fold, a missed payout chip
+as a short pay. The finder is the detector's weights fine-tuned on windows around cards
+(`edge_chips_data.py`); it reads a `EDGE_WINDOW` square around each group of the detector's cards, and a
+chip of its counts only where the detector saw none: over a card's edge (`chip_boxes.over_cards`), clear
+of every chip box the detector made. Elsewhere the detector's reading stands untouched, so what the
+finder learnt cannot cost the rest of the table.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import supervision as sv
+
+from .chip_boxes import over_cards
+from .classes import chip_value
+from .detect import _to_tensor
+from .edge_chips_data import EDGE_IMGSZ, EDGE_WINDOW, window_origin
+
+CLEAR_OF_CHIPS = 0.2  # a finder chip overlapping a detector chip by more than this IoU is that chip
+
+
+def card_windows(boxes: np.ndarray, size: tuple[int, int], window: int = EDGE_WINDOW,
+                 margin: float = 24.0) -> list[tuple[int, int]]:
+    """Origins (x, y) of `window` squares that together hold every card box (N, 4 xyxy) with `margin`
+    around it, in a frame of `size` (w, h): a box goes into the first window it fits, else starts one
+    centred on it (a seat's cards, a few cm apart, share one)."""
+    origins: list[tuple[int, int]] = []
+    for x1, y1, x2, y2 in np.asarray(boxes, np.float64).reshape(-1, 4):
+        inside = [o for o in origins if o[0] <= x1 - margin and o[1] <= y1 - margin
+                  and x2 + margin <= o[0] + window and y2 + margin <= o[1] + window]
+        if not inside:
+            origins.append(window_origin(size, ((x1 + x2) / 2, (y1 + y2) / 2), window))
+    return origins
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    lt = np.maximum(a[:, None, :2], b[None, :, :2])
+    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
+    inter = np.prod(np.clip(rb - lt, 0, None), axis=2)
+    area = lambda x: (x[:, 2] - x[:, 0]) * (x[:, 3] - x[:, 1])  # noqa: E731
+    return inter / (area(a)[:, None] + area(b)[None, :] - inter + 1e-9)
+
+
+def chips_to_add(boxes: np.ndarray, scores: np.ndarray, cards: np.ndarray, chips: np.ndarray) -> list[int]:
+    """Which of the finder's chip boxes (N, 4) with `scores` count, best first: those over the edge of one of
+    the detector's `cards` (`chip_boxes.over_cards`), clear of its `chips` and of a better box of the finder
+    (windows overlap, so one chip can be found twice)."""
+    boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
+    cards = np.asarray(cards, np.float64).reshape(-1, 4)
+    chips = np.asarray(chips, np.float64).reshape(-1, 4)
+    n = len(boxes)
+    keep = over_cards(np.concatenate([boxes, cards]), np.r_[np.ones(n, bool), np.zeros(len(cards), bool)])[:n]
+    if len(chips):
+        keep &= _iou(boxes, chips).max(axis=1) <= CLEAR_OF_CHIPS
+    taken: list[int] = []
+    for i in np.argsort(-np.asarray(scores), kind="stable"):
+        if keep[i] and (not taken or _iou(boxes[i:i + 1], boxes[taken]).max() <= CLEAR_OF_CHIPS):
+            taken.append(int(i))
+    return taken
+
+
+class EdgeChipFinder:
+    """`finder(frame, det)`: `det` (the detector's reading of `frame`) plus the chips over card edges it
+    missed. `decode(raw)` turns one window's raw head output into (boxes, scores, class ids)."""
+
+    def __init__(self, session, names: tuple[str, ...], decode, uncertain_below: float) -> None:
+        self._session = session
+        self._input = session.get_inputs()[0].name
+        self.names = names
+        self._decode = decode
+        self.uncertain_below = uncertain_below
+
+    def __call__(self, frame: np.ndarray, det: sv.Detections) -> sv.Detections:
+        names = np.asarray(det.data["class_name"]).astype(str)
+        is_chip = np.char.startswith(names, "chip_")
+        cards = det.xyxy[~is_chip]
+        if not len(cards):
+            return det
+        h, w = frame.shape[:2]
+        origins = card_windows(cards, (w, h))
+        side, scale = EDGE_IMGSZ, EDGE_IMGSZ / EDGE_WINDOW
+        # Shrunk as the windows it learnt from were (training_tiles.cut_tile: area interpolation).
+        x = _to_tensor([cv2.resize(frame[y:y + EDGE_WINDOW, x:x + EDGE_WINDOW], (side, side),
+                                   interpolation=cv2.INTER_AREA) for x, y in origins])
+        raw = self._session.run(None, {self._input: x})[0]
+        found = []
+        for (ox, oy), out in zip(origins, raw, strict=True):
+            boxes, scores, cls = self._decode(out)
+            chip = np.array([self.names[c].startswith("chip_") for c in cls], bool)
+            if chip.any():
+                found.append((boxes[chip] / scale + np.array([ox, oy, ox, oy], np.float32), scores[chip], cls[chip]))
+        if not found:
+            return det
+        boxes = np.concatenate([f[0] for f in found])
+        scores = np.concatenate([f[1] for f in found])
+        cls = np.concatenate([f[2] for f in found])
+        taken = chips_to_add(boxes, scores, cards, det.xyxy[is_chip])
+        if not taken:
+            return det
+        new_names = np.array([self.names[c] for c in cls[taken]], dtype=object)
+        extra = sv.Detections(
+            xyxy=boxes[taken].astype(np.float32), confidence=scores[taken].astype(np.float32),
+            class_id=cls[taken].astype(int),
+            data={"class_name": new_names, "card": np.full(len(taken), "", dtype=object),
+                  "card_confidence": np.zeros(len(taken), np.float32),
+                  "chip_value": np.array([chip_value(n) or 0 for n in new_names], np.int32),
+                  "uncertain": scores[taken] < self.uncertain_below})
+        return sv.Detections.merge([det, extra])

@@ -1,0 +1,62 @@
+"""The card-edge chip finder: where it looks, which of its chips count, and its training windows."""
+
+import json
+
+import numpy as np
+
+from pipelines.vision.edge_chips import CLEAR_OF_CHIPS, card_windows, chips_to_add
+from pipelines.vision.edge_chips_data import EDGE_IMGSZ, EDGE_WINDOW, build_edge_set, window_origin
+
+SEAT = [[600.0, 400.0, 636.0, 450.0], [640.0, 400.0, 676.0, 450.0], [680.0, 400.0, 716.0, 450.0]]  # three cards
+CARD = [600.0, 400.0, 636.0, 450.0]
+
+
+def test_a_seats_cards_share_one_window_and_a_far_seat_gets_its_own() -> None:
+    far = [100.0, 100.0, 136.0, 150.0]
+    origins = card_windows(np.array([*SEAT, far]), (1280, 720))
+    assert len(origins) == 2
+    for x1, y1, x2, y2 in [*SEAT, far]:  # every card with its margin inside a window
+        assert any(ox <= x1 - 24 and oy <= y1 - 24 and x2 + 24 <= ox + EDGE_WINDOW and y2 + 24 <= oy + EDGE_WINDOW
+                   for ox, oy in origins)
+
+
+def test_windows_stay_inside_the_frame() -> None:
+    corner = [1250.0, 690.0, 1279.0, 719.0]
+    (ox, oy), = card_windows(np.array([corner]), (1280, 720))
+    assert (ox, oy) == (1280 - EDGE_WINDOW, 720 - EDGE_WINDOW)
+    assert window_origin((1280, 720), (5.0, 5.0)) == (0, 0)
+
+
+def test_a_chip_over_a_card_edge_clear_of_the_detectors_chips_counts() -> None:
+    on_edge = [625.0, 440.0, 646.0, 461.0]  # half on the card's lower edge
+    assert chips_to_add(np.array([on_edge]), np.array([0.8]), np.array([CARD]), np.zeros((0, 4))) == [0]
+
+
+def test_a_chip_away_from_cards_or_on_a_detector_chip_does_not_count() -> None:
+    on_felt = [300.0, 300.0, 321.0, 321.0]
+    on_edge = [625.0, 440.0, 646.0, 461.0]
+    detector_chip = [627.0, 441.0, 648.0, 462.0]  # the detector saw that one
+    got = chips_to_add(np.array([on_felt, on_edge]), np.array([0.9, 0.9]), np.array([CARD]),
+                       np.array([detector_chip]))
+    assert got == []
+
+
+def test_one_chip_found_from_two_windows_counts_once_at_its_best() -> None:
+    a, b = [625.0, 440.0, 646.0, 461.0], [626.0, 441.0, 647.0, 462.0]
+    assert CLEAR_OF_CHIPS < 0.9  # the two boxes overlap far more than that
+    assert chips_to_add(np.array([a, b]), np.array([0.5, 0.7]), np.array([CARD]), np.zeros((0, 4))) == [1]
+
+
+def test_training_windows_hold_chips_over_card_edges_with_their_labels(tmp_path) -> None:
+    meta = build_edge_set(tmp_path, frames=6, seed=3, progress=False, val_every=3)
+    images = sorted((tmp_path / "images").rglob("*.jpg"))
+    assert meta["windows"] == len(images) > 0
+    assert meta["val"] > 0 and meta["train"] > 0
+    assert meta["chips_on_cards"] > 0
+    import cv2
+
+    assert cv2.imread(str(images[0])).shape == (EDGE_IMGSZ, EDGE_IMGSZ, 3)
+    rows = [line.split() for p in (tmp_path / "labels").rglob("*.txt") for line in p.read_text().splitlines()]
+    xywh = np.array([[float(v) for v in r[1:]] for r in rows])
+    assert ((xywh[:, :2] - xywh[:, 2:] / 2 >= -1e-6) & (xywh[:, :2] + xywh[:, 2:] / 2 <= 1 + 1e-6)).all()
+    assert json.loads((tmp_path / "meta.json").read_text())["imgsz"] == EDGE_IMGSZ
