@@ -86,13 +86,14 @@ def perfect(game: str, rounds: int, seed: int, fault_rate: float, analyse_fps: f
 
 
 def video(game: str, rounds: int, seed: int, fault_rate: float, cache: Path | None = None,
-          verifier: bool = True, live: str | None = None, analyse_fps: float | None = None) -> tuple[list, list]:
+          verifier: bool = True, live: str | None = None, analyse_fps: float | None = None,
+          edge_chips: dict | None = None) -> tuple[list, list]:
     from pipelines.rounds.run import rounds_from_changes, spec_from, vision_changes
     from pipelines.sim.session import simulate_session
 
     if cache is not None:
         return cached_video(cache / f"{game}_r{rounds}_s{seed}_f{fault_rate}", game, rounds, seed, fault_rate,
-                            verifier, live, analyse_fps)
+                            verifier, live, analyse_fps, edge_chips)
     with tempfile.TemporaryDirectory() as tmp:
         truth = simulate_session(game, rounds, seed, tmp, fault_rate, progress=False)
         spec = spec_from(tmp)
@@ -115,8 +116,8 @@ class _Replay:
 
 
 def cached_video(folder: Path, game: str, rounds: int, seed: int, fault_rate: float,
-                 verifier: bool = True, live: str | None = None, analyse_fps: float | None = None
-                 ) -> tuple[list, list]:
+                 verifier: bool = True, live: str | None = None, analyse_fps: float | None = None,
+                 edge_chips: dict | None = None) -> tuple[list, list]:
     import pickle
 
     from tqdm import tqdm
@@ -142,7 +143,8 @@ def cached_video(folder: Path, game: str, rounds: int, seed: int, fault_rate: fl
     truth = GroundTruth.load(folder / TRUTH_NAME)
     spec = spec_from(folder)
     if live is not None:  # "gated" or "regional": the detector itself, on what the gate lets through
-        pipe = VisionPipeline((spec.layout, spec.homography), None, motion_gating=True,
+        detector = Detector(DetectorConfig(**edge_chips)) if edge_chips else None  # None: the deployed default
+        pipe = VisionPipeline((spec.layout, spec.homography), detector, motion_gating=True,
                               regional=live == "regional", reference=spec.reference)
         frames = _taken(FrameSource(str(spec.video), fps=spec.fps), spec.fps, analyse_fps)
         got = rounds_from_changes(spec, pipe.run(frames))
@@ -154,7 +156,7 @@ def cached_video(folder: Path, game: str, rounds: int, seed: int, fault_rate: fl
     from pipelines.rounds.perfect import taken
 
     replay = _Replay([d for i, d in enumerate(dets) if taken(i, spec.fps, analyse_fps)],
-                     Detector() if verifier else None)
+                     Detector(DetectorConfig(**(edge_chips or {}))) if verifier else None)
     pipe = VisionPipeline((spec.layout, spec.homography), replay, motion_gating=False,
                           reference=spec.reference)
     frames = _taken(FrameSource(str(spec.video), fps=spec.fps), spec.fps, analyse_fps)
@@ -176,7 +178,10 @@ def session(job: tuple[str, int, argparse.Namespace]) -> tuple[str, int, dict, l
     # Each game's seed follows from its place in GAME_IDS, so --games X reproduces the full run's X.
     i = GAME_IDS.index(game) if game in GAME_IDS else len(GAME_IDS)
     live = ("regional" if args.regional else "gated") if args.live else None
-    extra = ({"cache": args.cache, "verifier": not args.no_verifier, "live": live}
+    finder = ({"edge_chips_path": None} if args.no_edge_chips else {}) | (
+        {"edge_chips_path": args.edge_chips} if args.edge_chips else {}) | (
+        {"edge_chips_conf": args.edge_chips_conf} if args.edge_chips_conf is not None else {})
+    extra = ({"cache": args.cache, "verifier": not args.no_verifier, "live": live, "edge_chips": finder}
              if args.mode == "video" and args.cache else {})
     if args.analyse_fps:
         extra["analyse_fps"] = args.analyse_fps
@@ -229,6 +234,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--show", type=int, default=3, help="print up to N non-exact rounds per game with why")
     ap.add_argument("--cache", type=Path, default=None, help="video mode: reuse rendered sessions and detections")
     ap.add_argument("--no-verifier", action="store_true", help="video mode with --cache: without the chip verifier")
+    ap.add_argument("--edge-chips", type=Path, default=None,
+                    help="video mode with --cache: these card-edge chip finder weights instead of the default's")
+    ap.add_argument("--no-edge-chips", action="store_true", help="video mode with --cache: without the finder")
+    ap.add_argument("--edge-chips-conf", type=float, default=None, help="the finder's confidence threshold")
     ap.add_argument("--live", action="store_true", help="video mode with --cache: the live, motion-gated path")
     ap.add_argument("--regional", action="store_true", help="with --live: look only where the frame changed")
     ap.add_argument("--analyse-fps", type=float, default=None,

@@ -52,6 +52,7 @@ class DetectorConfig:
     # A second net reads around the cards for chips lying over a card's edge, where the detector misses
     # some (edge_chips.py); its chips count only there. None: the detector's chips alone.
     edge_chips_path: Path | None = None
+    edge_chips_conf: float = 0.25  # the finder's chips below this are dropped
     threads: int = 1
 
 
@@ -193,7 +194,7 @@ class Detector:
             if names != self.det_names:
                 raise ModelError(f"{path}: its classes are in another order than {self.config.detector_path}'s")
             self._edge_chips = EdgeChipFinder(
-                finder, names, lambda raw: decode_yolo(raw, self.config.conf, self.config.iou, self._groups),
+                finder, names, lambda raw: decode_yolo(raw, self.config.edge_chips_conf, self.config.iou, self._groups),
                 self.config.uncertain_below)
         self._det_input = self._det.get_inputs()[0].name
         self._cls_input = self._cls.get_inputs()[0].name
