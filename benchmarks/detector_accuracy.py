@@ -226,13 +226,16 @@ def main() -> None:
     ap.add_argument("--edge-chips", type=Path, default=DetectorConfig().edge_chips_path,
                     help="card-edge chip finder weights (ONNX), e.g. a new one before it replaces models/'s")
     ap.add_argument("--no-edge-chips", action="store_true", help="the detector's chips without the card-edge finder")
+    ap.add_argument("--edge-chips-conf", type=float, default=DetectorConfig().edge_chips_conf,
+                    help="the card-edge finder's confidence threshold")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     verifier = {"verifier_path": None} if args.no_verifier else {}
     second = None if args.no_second_look else args.second_classifier
     det = Detector(DetectorConfig(detector_path=args.detector, classifier_path=args.classifier, conf=args.conf,
                                   chip_iou=args.chip_iou, card_iou=args.card_iou, second_classifier_path=second,
-                                  edge_chips_path=None if args.no_edge_chips else args.edge_chips, **verifier))
+                                  edge_chips_path=None if args.no_edge_chips else args.edge_chips,
+                                  edge_chips_conf=args.edge_chips_conf, **verifier))
     tallies = {"dealt": Tally(), "scattered": Tally()}
     maps = {"dealt": MeanAveragePrecision(), "scattered": MeanAveragePrecision()}
     total = args.frames_per_game * len(GAME_IDS) + args.scattered

@@ -76,6 +76,11 @@ class VisionConfig(BaseModel):
     card_second_look: bool = Field(True, description="a second classifier (models/card_classifier_2.onnx) "
                                    "reads again the cards the first is unsure of: agreeing it confirms the "
                                    "reading, disagreeing it leaves the card unread")
+    edge_chips: bool = Field(True, description="a second net (models/edge_chips.onnx) reads around the cards for "
+                             "chips lying over a card's edge, where the detector misses some; its chips count "
+                             "only there")
+    edge_chips_conf: float = Field(0.25, ge=0, le=1, description="the card-edge finder's chips below this "
+                                   "confidence are dropped")
     verify_below: float = Field(0.9, ge=0, le=1, description="chip boxes below this confidence are verified")
     verifier_accept: float = Field(0.97, gt=0, le=1, description="the verifier's answer counts from this "
                                    "confidence; below it the box stays as the detector gave it")

@@ -27,15 +27,20 @@ CLEAR_OF_CHIPS = 0.2  # a finder chip overlapping a detector chip by more than t
 def card_windows(boxes: np.ndarray, size: tuple[int, int], window: int = EDGE_WINDOW,
                  margin: float = 24.0) -> list[tuple[int, int]]:
     """Origins (x, y) of `window` squares that together hold every card box (N, 4 xyxy) with `margin`
-    around it, in a frame of `size` (w, h): a box goes into the first window it fits, else starts one
-    centred on it (a seat's cards, a few cm apart, share one)."""
-    origins: list[tuple[int, int]] = []
-    for x1, y1, x2, y2 in np.asarray(boxes, np.float64).reshape(-1, 4):
-        inside = [o for o in origins if o[0] <= x1 - margin and o[1] <= y1 - margin
-                  and x2 + margin <= o[0] + window and y2 + margin <= o[1] + window]
-        if not inside:
-            origins.append(window_origin(size, ((x1 + x2) / 2, (y1 + y2) / 2), window))
-    return origins
+    around it, in a frame of `size` (w, h). Cards are grouped while a group's extent with its margin fits
+    one window (a seat's cards, a few cm apart, share one), and each window is centred on its group: the
+    finder reads a chip best well inside its window (a Pick 2 Play chip at a window's edge went unseen
+    where the window centred on its cards found it)."""
+    groups: list[np.ndarray] = []  # each group's extent, xyxy
+    for box in np.asarray(boxes, np.float64).reshape(-1, 4):
+        for k, g in enumerate(groups):
+            u = np.r_[np.minimum(g[:2], box[:2]), np.maximum(g[2:], box[2:])]
+            if (u[2:] - u[:2] + 2 * margin <= window).all():
+                groups[k] = u
+                break
+        else:
+            groups.append(box.copy())
+    return [window_origin(size, ((g[0] + g[2]) / 2, (g[1] + g[3]) / 2), window) for g in groups]
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:

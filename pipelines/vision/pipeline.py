@@ -208,6 +208,7 @@ def _detector_for(config: TableConfig | None) -> DetectsFrames:
     vc = config.vision
     verifier = {} if vc.chip_verifier else {"verifier_path": None}
     second = {} if vc.card_second_look else {"second_classifier_path": None}
+    finder = {} if vc.edge_chips else {"edge_chips_path": None}
     return Detector(DetectorConfig(conf=vc.conf, uncertain_below=vc.uncertain_below, card_conf=vc.card_conf,
-                                   verify_below=vc.verify_below, verifier_accept=vc.verifier_accept, **verifier,
-                                   **second))
+                                   verify_below=vc.verify_below, verifier_accept=vc.verifier_accept,
+                                   edge_chips_conf=vc.edge_chips_conf, **verifier, **second, **finder))

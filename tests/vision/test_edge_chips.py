@@ -20,6 +20,16 @@ def test_a_seats_cards_share_one_window_and_a_far_seat_gets_its_own() -> None:
                    for ox, oy in origins)
 
 
+def test_a_window_is_centred_on_its_group_of_cards() -> None:
+    (ox, oy), = card_windows(np.array(SEAT), (1280, 720))
+    assert (ox + EDGE_WINDOW / 2, oy + EDGE_WINDOW / 2) == (658, 425)  # the middle of the three cards
+
+
+def test_cards_too_far_apart_for_one_window_get_two() -> None:
+    wide = [[600.0, 400.0, 636.0, 450.0], [800.0, 400.0, 836.0, 450.0]]  # 236 px across, with margins 284
+    assert len(card_windows(np.array(wide), (1280, 720))) == 2
+
+
 def test_windows_stay_inside_the_frame() -> None:
     corner = [1250.0, 690.0, 1279.0, 719.0]
     (ox, oy), = card_windows(np.array([corner]), (1280, 720))
