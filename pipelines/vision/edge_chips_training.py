@@ -40,7 +40,8 @@ def train_edge_chips(data: Path, epochs: int, init: Path, out: Path, device: str
     results = runs / "edge" / "results.csv"
     ran = len(results.read_text().splitlines()) - 1 if results.exists() else None
     report = {"model": "edge_chips", "train_s": round(time.perf_counter() - t0, 1), "epochs": ran,
-              "epochs_asked": epochs, "imgsz": EDGE_IMGSZ, "init": str(init), "device": device, "fine_tune": EDGE_FINE_TUNE}
+              "epochs_asked": epochs, "imgsz": EDGE_IMGSZ, "init": str(init), "device": device,
+              "fine_tune": EDGE_FINE_TUNE}
     meta = data / "meta.json"
     if meta.exists():
         report["data"] = json.loads(meta.read_text())
