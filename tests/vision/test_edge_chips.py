@@ -4,7 +4,7 @@ import json
 
 import numpy as np
 
-from pipelines.vision.edge_chips import CLEAR_OF_CHIPS, card_windows, chips_to_add
+from pipelines.vision.edge_chips import CLEAR_OF_CHIPS, _iou, card_windows, chips_to_add
 from pipelines.vision.edge_chips_data import EDGE_IMGSZ, EDGE_WINDOW, build_edge_set, window_origin
 
 SEAT = [[600.0, 400.0, 636.0, 450.0], [640.0, 400.0, 676.0, 450.0], [680.0, 400.0, 716.0, 450.0]]  # three cards
@@ -70,3 +70,47 @@ def test_training_windows_hold_chips_over_card_edges_with_their_labels(tmp_path)
     xywh = np.array([[float(v) for v in r[1:]] for r in rows])
     assert ((xywh[:, :2] - xywh[:, 2:] / 2 >= -1e-6) & (xywh[:, :2] + xywh[:, 2:] / 2 <= 1 + 1e-6)).all()
     assert json.loads((tmp_path / "meta.json").read_text())["imgsz"] == EDGE_IMGSZ
+
+
+def _play_chips_frames():
+    """Held-out Pick 2 frames as dealt (seed never used in training) with their chips over a card's edge."""
+    from pipelines.games.layout import layout_for
+    from pipelines.sim.camera import Camera
+    from pipelines.sim.render import render
+    from pipelines.sim.session import sampled_scenes
+    from pipelines.vision.chip_boxes import over_cards
+
+    layout = layout_for("pick-2-poker")
+    rng = np.random.default_rng([90_417, 0])
+    camera = Camera.overhead(layout, rng)
+    for scene in sampled_scenes("pick-2-poker", 4, 90_417, 24):
+        frame, labels = render(layout, scene, camera, rng)
+        boxes = np.array([lb[1:] for lb in labels]).reshape(-1, 4)
+        on = over_cards(boxes, np.array([lb[0].startswith("chip_") for lb in labels]))
+        yield frame, [labels[i] for i in np.flatnonzero(on)]
+
+
+def _reads(det, name: str, box: list[float]) -> bool:
+    """Whether `det` holds a box of class `name` on `box` (IoU 0.5 or more)."""
+    iou = _iou(np.array([box], np.float64), np.asarray(det.xyxy, np.float64))[0]
+    return any(iou[k] >= 0.5 and det.data["class_name"][k] == name for k in range(len(det)))
+
+
+def test_the_committed_finder_reads_a_play_chip_the_detector_misses_and_adds_nothing_else():
+    """Regression of models/edge_chips.onnx: on held-out Pick 2 frames the Play chip lying against the cards'
+    edge that the detector alone misses in one frame is read, with its denomination, and every chip the
+    finder adds in these 24 frames is one of those lying over a card's edge."""
+    from pipelines.vision.detect import Detector, DetectorConfig
+    from pipelines.vision.paths import MODELS_DIR
+
+    alone = Detector(DetectorConfig(edge_chips_path=None))
+    both = Detector(DetectorConfig(edge_chips_path=MODELS_DIR / "edge_chips.onnx"))
+    rescued = added = 0
+    for frame, on_edge in _play_chips_frames():
+        before, after = alone.detect(frame), both.detect(frame)
+        new = after[len(before):]
+        added += len(new)
+        for name, *box in on_edge:
+            rescued += _reads(new, name, box) and not _reads(before, name, box)
+    assert rescued >= 1
+    assert added == rescued  # nothing the finder added was anything else
