@@ -50,6 +50,7 @@ class _CardTrack:
     backs: Counter = field(default_factory=Counter)
     identity: str | None = None
     flips: int = 0  # times the majority identity changed from one card to another
+    unconfirmed: int = 0  # readings a swapped-in identity still needs before it counts as known
     last_seen: int = 0
     recent: deque = field(default_factory=lambda: deque(maxlen=64))
 
@@ -66,7 +67,10 @@ class _CardTrack:
             swapped = self.identity is not None and len(last) == swap_after and set(last) == {c.card} != {self.identity}
             if swapped:
                 self.votes, self.sure = Counter(), Counter()  # read as the same other card many times running:
-                self.identity = None  # it was swapped
+                self.identity = None  # it was swapped, or a hand hides a pip for as long (a 5 read as a 4):
+                self.unconfirmed = swap_after  # not known until read as it that often again (held-out video)
+            elif self.unconfirmed and c.card == self.identity:
+                self.unconfirmed -= 1
             self.votes[c.card] += 1
             if c.confidence >= sure_conf:
                 self.sure[c.card] += 1
@@ -88,9 +92,10 @@ class _CardTrack:
 
     @property
     def contested(self) -> bool:
-        """No identity yet, or the majority changed hands and is still not clear: a covered card's index is
-        read as the card laid over it (a hole card as the hit card), or one rank as another, for frames on end."""
-        return self.identity is None or (self.flips > 0 and not self._clear)
+        """No identity yet, a swapped-in one not yet read as often again, or the majority changed hands and is
+        still not clear: a covered card's index is read as the card laid over it (a hole card as the hit
+        card), or one rank as another, for frames on end."""
+        return self.identity is None or self.unconfirmed > 0 or (self.flips > 0 and not self._clear)
 
     @property
     def _clear(self) -> bool:

@@ -116,6 +116,24 @@ def test_a_card_read_as_another_many_times_running_was_swapped():
     t = ZoneTracker(stable_frames=2, removal_frames=4)
     _run(t, [{"seat1.cards": _cards("Ah")}] * 10 + [{"seat1.cards": _cards("2s")}] * 4)
     assert t.states()["seat1.cards"].cards == (("2s", True),)
+    assert t.states()["seat1.cards"].uncertain  # not known until read as the 2s as often again
+    _run(t, [{"seat1.cards": _cards("2s")}] * 4)
+    assert t.states()["seat1.cards"].cards == (("2s", True),) and not t.states()["seat1.cards"].uncertain
+
+
+def test_a_run_of_another_reading_that_gives_way_to_the_first_again_leaves_the_card_unsure():
+    # Pick 2, held-out video (set 9301): the dealer's 5d read as 4d for six frames while a hand hid its
+    # centre pip, then as 5d again while the cards were being collected; taken as a swap, the round said
+    # 4d, wrongly.
+    t = ZoneTracker(stable_frames=3, removal_frames=6)
+    cards = lambda first, conf: {"dealer.cards": ZoneObs(cards=[  # noqa: E731
+        CardObs(first, face_up=True, back=None, x_mm=0.0, confidence=conf),
+        CardObs("9s", face_up=True, back=None, x_mm=100.0, confidence=1.0)])}
+    five = {"dealer.cards": ZoneObs(cards=[CardObs("5d", face_up=True, back=None, x_mm=0.0, confidence=1.0)])}
+    changes = _run(t, [cards("5d", 1.0)] * 6 + [cards("4d", 0.9)] * 6 + [five] * 3 + [{}] * 8)
+    held = [c.after for c in changes if c.after.cards]
+    assert held[0].cards[0] == ("5d", True) and not held[0].uncertain
+    assert all(s.uncertain for s in held if s.cards[0][0] == "4d")  # never a confident 4d
 
 
 def test_uncertain_observations_propagate():
