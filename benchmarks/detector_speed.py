@@ -1,9 +1,10 @@
 """Detector speed per CPU core, the cost/benefit of motion gating, and how well chip stacks find their zones.
 
 1. ONNX Runtime with intra_op_num_threads=1 (one core) at the deployed input size: detector alone, and
-   the full `Detector.detect` (detector, card classifier, chip verifier), in frames/s on simulated
-   1280x720 frames: crowded random scenes (100-400 chips, the worst case: the classifier and verifier
-   cost grows with what is on the table) and tables as dealt (scripted rounds of every game).
+   the full `Detector.detect` (detector, card classifier, chip verifier; and with and without the
+   card-edge chip finder), in frames/s on simulated 1280x720 frames: crowded random scenes (100-400
+   chips, the worst case: the classifier and verifier cost grows with what is on the table) and tables as
+   dealt (scripted rounds of every game).
 2. PyTorch (ultralytics, if importable) on the same frames with torch.set_num_threads(1), for comparison.
 3. Motion gating on a simulated scripted session: frames analysed and end-to-end frames/s of
    `VisionPipeline` with and without the gate, and with the gate and regional detection (only where the
@@ -71,8 +72,8 @@ def _rate(fn, frames: list[np.ndarray]) -> float:
     return len(frames) / (time.perf_counter() - t)
 
 
-def onnx_speed(frames: list[np.ndarray], dealt: list[np.ndarray], detector_path=None) -> dict:
-    det = Detector(DetectorConfig(detector_path=detector_path or DetectorConfig().detector_path))
+def onnx_speed(frames: list[np.ndarray], dealt: list[np.ndarray], detector_path=None, **config) -> dict:
+    det = Detector(DetectorConfig(detector_path=detector_path or DetectorConfig().detector_path, **config))
     size = det.config.imgsz
 
     def detector_only(f: np.ndarray) -> None:
@@ -192,6 +193,13 @@ def main() -> None:
     result["onnx_1_thread"] = onnx_speed(frames, dealt)
     fast = MODELS_DIR / "detector_fast.onnx"
     result["onnx_1_thread_fast"] = onnx_speed(frames, dealt, fast) if fast.exists() else None
+    # The card-edge chip finder (a second net around each group of cards) on and off, whichever the default.
+    finder = MODELS_DIR / "edge_chips.onnx"
+    if finder.exists():
+        on, off = (onnx_speed(frames, dealt, edge_chips_path=p) for p in (finder, None))
+        result["edge_chips_cost"] = {k: {"with": on[k], "without": off[k]} for k in
+                                     ("detector_classifier_fps", "detector_classifier_fps_dealt")}
+        print(f"card-edge chip finder, Detector.detect frames/s with / without: {result['edge_chips_cost']}")
     for key in ("onnx_1_thread", "onnx_1_thread_fast"):
         r = result[key]
         if r:
