@@ -51,7 +51,7 @@ class DetectorConfig:
     second_look_below: float = 0.9
     # A second net reads around the cards for chips lying over a card's edge, where the detector misses
     # some (edge_chips.py); its chips count only there. None: the detector's chips alone.
-    edge_chips_path: Path | None = None
+    edge_chips_path: Path | None = MODELS_DIR / "edge_chips.onnx"
     edge_chips_conf: float = 0.25  # the finder's chips below this are dropped
     threads: int = 1
 

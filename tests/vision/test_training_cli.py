@@ -90,7 +90,7 @@ def test_the_card_edge_finder_trains_from_the_detector_and_its_weights_load(tmp_
     from pipelines.vision.chip_boxes import over_cards
 
     det = Detector(DetectorConfig(edge_chips_path=out, verifier_path=None))
-    alone = Detector(DetectorConfig(verifier_path=None))
+    alone = Detector(DetectorConfig(verifier_path=None, edge_chips_path=None))
     for frame, _ in heldout_frames(4):
         before, after = alone.detect(frame), det.detect(frame)
         assert np.allclose(after.xyxy[:len(before)], before.xyxy)  # the detector's own boxes, unchanged
