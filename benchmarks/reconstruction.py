@@ -11,8 +11,10 @@ settlement agree), wrong, or incomplete (the machine said it was unsure). See pi
                    reuse them: the first run costs what a plain one does, later runs (after a change to
                    zones, tracker or state machines) take about a minute. Frames are then analysed
                    without motion gating, since the detections of every frame are at hand. The cache
-                   holds the detector's own boxes; the chip verifier takes its second look at replay,
-                   so a new verifier needs no new cache (--no-verifier measures without it).
+                   holds the detector's own boxes; the second looks (the card-edge chip finder, the chip
+                   verifier) are taken at replay, so a new finder or verifier needs no new cache
+                   (--no-verifier measures without either; --edge-chips FILE / --no-edge-chips choose
+                   the finder, in replay and --live alike).
   --live           (video, with --cache) the cached videos through the live path instead: the detector on
                    the frames the motion gate lets through, as `tablewatch watch` runs; --regional also
                    looks only where the frame changed (pipelines/vision/regional.py). Prints frames/s.
@@ -233,7 +235,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--faults", type=float, default=0.2, help="per-round rate of each fault type")
     ap.add_argument("--show", type=int, default=3, help="print up to N non-exact rounds per game with why")
     ap.add_argument("--cache", type=Path, default=None, help="video mode: reuse rendered sessions and detections")
-    ap.add_argument("--no-verifier", action="store_true", help="video mode with --cache: without the chip verifier")
+    ap.add_argument("--no-verifier", action="store_true",
+                    help="video mode with --cache: the stored detections as they are (no chip verifier, no finder)")
     ap.add_argument("--edge-chips", type=Path, default=None,
                     help="video mode with --cache: these card-edge chip finder weights instead of the default's")
     ap.add_argument("--no-edge-chips", action="store_true", help="video mode with --cache: without the finder")
