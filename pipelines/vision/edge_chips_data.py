@@ -41,6 +41,9 @@ EDGE_GENERATOR_VERSION = 1
 WINDOWS_PER_FRAME = 4
 EDGE_CHIPS = 0.6  # share of scripted and laid-out frames given stacks over a card's edge
 ON_CARD_BIAS = 0.6  # share of windows centred on a chip over a card's edge, where a frame has one
+# Window centres are jittered this much (px, each axis) around the chosen chip or card. At run time a
+# window is centred on a group of cards, so a chip can lie further out; a wider jitter is the next run's.
+CENTRE_JITTER_PX = 40.0
 CHUNK = 10  # frames per worker job
 
 
@@ -65,7 +68,7 @@ def _centres(labels: list[Label], rng: np.random.Generator, n: int) -> list[tupl
         if not len(pool):
             break
         x1, y1, x2, y2 = boxes[int(rng.choice(pool))]
-        out.append(((x1 + x2) / 2 + rng.normal(0, 40), (y1 + y2) / 2 + rng.normal(0, 40)))
+        out.append(((x1 + x2) / 2 + rng.normal(0, CENTRE_JITTER_PX), (y1 + y2) / 2 + rng.normal(0, CENTRE_JITTER_PX)))
     return out
 
 
