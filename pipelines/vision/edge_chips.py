@@ -4,7 +4,7 @@ On held-out dealt frames the detector misses 15 of 44 chips lying over a card's 
 others (benchmarks/detector_accuracy.py, `chips_on_card_accuracy`): mostly a Pick 2 or 3 Card Monster Play
 wager where the manual lays it, against the seat's cards. A missed Play reads as a fold, a missed payout chip
 as a short pay. The finder is the detector's weights fine-tuned on windows around cards
-(`edge_chips_data.py`); it reads a `EDGE_WINDOW` square around each group of the detector's cards, and a
+(`edge_chips_data.py`); it reads an `EDGE_WINDOW` square around each group of the detector's cards, and a
 chip of its counts only where the detector saw none: over a card's edge (`chip_boxes.over_cards`), clear
 of every chip box the detector made. Elsewhere the detector's reading stands untouched, so what the
 finder learnt cannot cost the rest of the table.
