@@ -19,9 +19,20 @@ import supervision as sv
 from .chip_boxes import over_cards
 from .classes import chip_value
 from .detect import _to_tensor
-from .edge_chips_data import EDGE_IMGSZ, EDGE_WINDOW, window_origin
+from .training_tiles import TILE_SCALE
 
+EDGE_WINDOW = 256  # px of the full-resolution frame: a seat's cards and the wagers against them
+EDGE_IMGSZ = round(EDGE_WINDOW * TILE_SCALE)  # 192, the detector's deployed scale
 CLEAR_OF_CHIPS = 0.2  # a finder chip overlapping a detector chip by more than this IoU is that chip
+
+
+def window_origin(size: tuple[int, int], centre: tuple[float, float], window: int = EDGE_WINDOW
+                  ) -> tuple[int, int]:
+    """Top-left (x, y) of the `window` square centred on `centre`, kept inside a frame of `size` (w, h)."""
+    w, h = size
+    x0 = int(np.clip(centre[0] - window / 2, 0, max(w - window, 0)))
+    y0 = int(np.clip(centre[1] - window / 2, 0, max(h - window, 0)))
+    return x0, y0
 
 
 def card_windows(boxes: np.ndarray, size: tuple[int, int], window: int = EDGE_WINDOW,
@@ -43,14 +54,6 @@ def card_windows(boxes: np.ndarray, size: tuple[int, int], window: int = EDGE_WI
     return [window_origin(size, ((g[0] + g[2]) / 2, (g[1] + g[3]) / 2), window) for g in groups]
 
 
-def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    lt = np.maximum(a[:, None, :2], b[None, :, :2])
-    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    inter = np.prod(np.clip(rb - lt, 0, None), axis=2)
-    area = lambda x: (x[:, 2] - x[:, 0]) * (x[:, 3] - x[:, 1])  # noqa: E731
-    return inter / (area(a)[:, None] + area(b)[None, :] - inter + 1e-9)
-
-
 def chips_to_add(boxes: np.ndarray, scores: np.ndarray, cards: np.ndarray, chips: np.ndarray) -> list[int]:
     """Which of the finder's chip boxes (N, 4) with `scores` count, best first: those over the edge of one of
     the detector's `cards` (`chip_boxes.over_cards`), clear of its `chips` and of a better box of the finder
@@ -61,10 +64,10 @@ def chips_to_add(boxes: np.ndarray, scores: np.ndarray, cards: np.ndarray, chips
     n = len(boxes)
     keep = over_cards(np.concatenate([boxes, cards]), np.r_[np.ones(n, bool), np.zeros(len(cards), bool)])[:n]
     if len(chips):
-        keep &= _iou(boxes, chips).max(axis=1) <= CLEAR_OF_CHIPS
+        keep &= sv.box_iou_batch(boxes, chips).max(axis=1) <= CLEAR_OF_CHIPS
     taken: list[int] = []
     for i in np.argsort(-np.asarray(scores), kind="stable"):
-        if keep[i] and (not taken or _iou(boxes[i:i + 1], boxes[taken]).max() <= CLEAR_OF_CHIPS):
+        if keep[i] and (not taken or sv.box_iou_batch(boxes[i:i + 1], boxes[taken]).max() <= CLEAR_OF_CHIPS):
             taken.append(int(i))
     return taken
 
@@ -77,6 +80,7 @@ class EdgeChipFinder:
         self._session = session
         self._input = session.get_inputs()[0].name
         self.names = names
+        self._chip_class = np.array([n.startswith("chip_") for n in names], bool)
         self._decode = decode
         self.uncertain_below = uncertain_below
 
@@ -96,7 +100,7 @@ class EdgeChipFinder:
         found = []
         for (ox, oy), out in zip(origins, raw, strict=True):
             boxes, scores, cls = self._decode(out)
-            chip = np.array([self.names[c].startswith("chip_") for c in cls], bool)
+            chip = self._chip_class[cls]
             if chip.any():
                 found.append((boxes[chip] / scale + np.array([ox, oy, ox, oy], np.float32), scores[chip], cls[chip]))
         if not found:

@@ -26,34 +26,24 @@ from tqdm import tqdm
 from pipelines.games.layout import layout_for
 from pipelines.games.round import GAME_IDS
 from pipelines.sim.camera import Camera
-from pipelines.sim.random_scenes import random_scene, with_chips_on_card_edges
 from pipelines.sim.render import Label, render
-from pipelines.sim.render_scenes import random_scene as table_scene
 from pipelines.sim.session import script_session
 
 from .chip_boxes import over_cards
-from .classes import DET_CLASSES, det_class_of
+from .classes import DET_CLASSES
+from .edge_chips import EDGE_IMGSZ, EDGE_WINDOW, window_origin
+from .training import _write_det_label, draw_scene
 from .training_tiles import TILE_SCALE, cut_tile
 
-EDGE_WINDOW = 256  # px of the full-resolution frame: a seat's cards and the wagers against them
-EDGE_IMGSZ = round(EDGE_WINDOW * TILE_SCALE)  # 192, the detector's deployed scale
 EDGE_GENERATOR_VERSION = 1
 WINDOWS_PER_FRAME = 4
+EDGE_MIX = (0.5, 0.8)  # scripted below the first, laid out below the second, else scattered (training.draw_scene)
 EDGE_CHIPS = 0.6  # share of scripted and laid-out frames given stacks over a card's edge
 ON_CARD_BIAS = 0.6  # share of windows centred on a chip over a card's edge, where a frame has one
 # Window centres are jittered this much (px, each axis) around the chosen chip or card. At run time a
 # window is centred on a group of cards, so a chip can lie further out; a wider jitter is the next run's.
 CENTRE_JITTER_PX = 40.0
 CHUNK = 10  # frames per worker job
-
-
-def window_origin(size: tuple[int, int], centre: tuple[float, float], window: int = EDGE_WINDOW
-                  ) -> tuple[int, int]:
-    """Top-left (x, y) of the `window` square centred on `centre`, kept inside a frame of `size` (w, h)."""
-    w, h = size
-    x0 = int(np.clip(centre[0] - window / 2, 0, max(w - window, 0)))
-    y0 = int(np.clip(centre[1] - window / 2, 0, max(h - window, 0)))
-    return x0, y0
 
 
 def _centres(labels: list[Label], rng: np.random.Generator, n: int) -> list[tuple[float, float]]:
@@ -72,12 +62,6 @@ def _centres(labels: list[Label], rng: np.random.Generator, n: int) -> list[tupl
     return out
 
 
-def _write_label(path: Path, labels: list[Label], side: int) -> None:
-    lines = [f"{DET_CLASSES.index(det_class_of(n))} {(a + c) / 2 / side:.6f} {(b + d) / 2 / side:.6f} "
-             f"{(c - a) / side:.6f} {(d - b) / side:.6f}" for n, a, b, c, d in labels]
-    path.write_text("\n".join(lines) + ("\n" if lines else ""))
-
-
 def _render_chunk(args: tuple[Path, int, int, int, int]) -> dict:
     out, seed, start, stop, val_every = args
     rng = np.random.default_rng([seed, start])
@@ -87,15 +71,7 @@ def _render_chunk(args: tuple[Path, int, int, int, int]) -> dict:
     rounds, _ = script_session(layout.game, rounds=3, seed=seed * 1_000_000 + start, fault_rate=0.1)
     dealt = [s for r in rounds for s in r.scenes if s.cards]
     for i in range(start, stop):
-        source = rng.random()
-        if source < 0.5 and dealt:
-            scene = dealt[int(rng.integers(len(dealt)))]
-        elif source < 0.8:
-            scene = table_scene(layout, rng, occluders=int(rng.integers(0, 3)))
-        else:
-            scene = random_scene(layout, rng)
-        if source < 0.8 and rng.random() < EDGE_CHIPS:
-            scene = with_chips_on_card_edges(scene, rng, stacks=int(rng.integers(1, 4)))
+        scene = draw_scene(layout, rng, dealt, EDGE_MIX, EDGE_CHIPS, max_stacks=3)
         frame, labels = render(layout, scene, cam, rng)
         size = (frame.shape[1], frame.shape[0])
         split = "val" if i % val_every == 0 else "train"
@@ -103,7 +79,7 @@ def _render_chunk(args: tuple[Path, int, int, int, int]) -> dict:
             tile, tl = cut_tile(frame, labels, window_origin(size, centre), EDGE_WINDOW, TILE_SCALE)
             name = f"{seed}_{i:06d}_{k}"
             cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), tile, [cv2.IMWRITE_JPEG_QUALITY, 92])
-            _write_label(out / "labels" / split / f"{name}.txt", tl, tile.shape[0])
+            _write_det_label(out / "labels" / split / f"{name}.txt", tl, (tile.shape[1], tile.shape[0]))
             counts["windows"] += 1
             counts[split] += 1
             counts["chips_on_cards"] += int(over_cards(np.array([lb[1:] for lb in tl]).reshape(-1, 4),

@@ -7,7 +7,7 @@ import shutil
 import time
 from pathlib import Path
 
-from .edge_chips_data import EDGE_IMGSZ
+from .edge_chips import EDGE_IMGSZ
 from .training import _append_run
 from .training_tiles import TILE_SCALE_JITTER
 

@@ -27,6 +27,7 @@ from pipelines.sim.camera import Camera
 from pipelines.sim.random_scenes import random_scene, with_chips_on_card_edges
 from pipelines.sim.render import render
 from pipelines.sim.render_scenes import random_scene as table_scene
+from pipelines.sim.scene import Scene
 from pipelines.sim.session import script_session
 
 from .chip_boxes import over_cards
@@ -65,6 +66,23 @@ def _write_det_label(path: Path, labels: list, size: tuple[int, int]) -> None:
     path.write_text("\n".join(lines) + ("\n" if lines else ""))
 
 
+def draw_scene(layout, rng: np.random.Generator, dealt: list, mix: tuple[float, float], edge_share: float,
+               max_stacks: int) -> Scene:
+    """One training scene: a scripted round's scene from `dealt` as dealt (below `mix[0]`), the game's layout
+    as it lies (below `mix[1]`), else scattered for variety (overlaps, sideways cards, trays); a scripted or
+    laid-out one gets one to `max_stacks` stacks over a card's edge with probability `edge_share`."""
+    source = rng.random()
+    if source < mix[0] and dealt:
+        scene = dealt[int(rng.integers(len(dealt)))]
+    elif source < mix[1]:
+        scene = table_scene(layout, rng, occluders=int(rng.integers(0, 3)))
+    else:
+        scene = random_scene(layout, rng)
+    if source < mix[1] and rng.random() < edge_share:
+        scene = with_chips_on_card_edges(scene, rng, stacks=int(rng.integers(1, max_stacks + 1)))
+    return scene
+
+
 # Where each frame's scene comes from: (scripted rounds, laid out as the game deals) below these draws, else
 # scattered. Whole frames take a third each; tiles weigh what the deployed detector sees more.
 FRAME_MIX = (1 / 3, 2 / 3)
@@ -85,17 +103,7 @@ def _render_chunk(args: tuple[Path, int, int, int, float, int, bool]) -> dict:
     dealt = [s for r in rounds for s in r.scenes]
     mix = TILE_MIX if tiles else FRAME_MIX
     for i in range(start, stop):
-        # Scripted rounds as dealt, the game's layout as it lies, and scattered scenes for variety
-        # (overlaps, sideways cards, trays).
-        source = rng.random()
-        if source < mix[0]:
-            scene = dealt[int(rng.integers(len(dealt)))]
-        elif source < mix[1]:
-            scene = table_scene(layout, rng, occluders=int(rng.integers(0, 3)))
-        else:
-            scene = random_scene(layout, rng)
-        if source < mix[1] and rng.random() < EDGE_CHIPS:
-            scene = with_chips_on_card_edges(scene, rng, stacks=int(rng.integers(1, 3)))
+        scene = draw_scene(layout, rng, dealt, mix, EDGE_CHIPS, max_stacks=2)
         frame, labels = render(layout, scene, cam, rng)
         names = [lb[0] for lb in labels]
         counts["chips_on_cards"] += int(over_cards(np.array([lb[1:] for lb in labels], np.float64).reshape(-1, 4),

@@ -3,9 +3,17 @@
 import json
 
 import numpy as np
+import supervision as sv
 
-from pipelines.vision.edge_chips import CLEAR_OF_CHIPS, _iou, card_windows, chips_to_add
-from pipelines.vision.edge_chips_data import EDGE_IMGSZ, EDGE_WINDOW, build_edge_set, window_origin
+from pipelines.vision.edge_chips import (
+    CLEAR_OF_CHIPS,
+    EDGE_IMGSZ,
+    EDGE_WINDOW,
+    card_windows,
+    chips_to_add,
+    window_origin,
+)
+from pipelines.vision.edge_chips_data import build_edge_set
 
 SEAT = [[600.0, 400.0, 636.0, 450.0], [640.0, 400.0, 676.0, 450.0], [680.0, 400.0, 716.0, 450.0]]  # three cards
 CARD = [600.0, 400.0, 636.0, 450.0]
@@ -92,7 +100,7 @@ def _play_chips_frames():
 
 def _reads(det, name: str, box: list[float]) -> bool:
     """Whether `det` holds a box of class `name` on `box` (IoU 0.5 or more)."""
-    iou = _iou(np.array([box], np.float64), np.asarray(det.xyxy, np.float64))[0]
+    iou = sv.box_iou_batch(np.array([box], np.float64), np.asarray(det.xyxy, np.float64))[0]
     return any(iou[k] >= 0.5 and det.data["class_name"][k] == name for k in range(len(det)))
 
 
