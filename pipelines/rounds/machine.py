@@ -63,6 +63,9 @@ class LiveRound:
     notes: list[str] = field(default_factory=list)
     first_is_card: bool = False
     doubts: dict[str, ZoneDoubt] = field(default_factory=dict)  # zone -> the doubt on its present state
+    # card area -> notes on its earlier doubtful readings, read confidently since but not yet with every card
+    # dealt there in view (a hand over one of them): settled once they all are (RoundMachine._cards_sure)
+    unsettled: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def slots(self) -> list[Slot]:
@@ -194,6 +197,7 @@ class RoundMachine:
             self._cards_sure(live, ch.zone, self.card_state(ref, ch.after), doubt.earlier if doubt else [])
             return
         earlier = list(doubt.earlier) if doubt is not None else []
+        earlier += live.unsettled.pop(ch.zone, [])
         if doubt is not None and doubt.note in live.notes:
             earlier.append(doubt.note)
         if ch.after.uncertain:
@@ -222,13 +226,17 @@ class RoundMachine:
         """A card area read confidently: the cards in view are sure. With every card dealt there in view and
         sure, the doubts on its earlier readings are settled too (a card read as Qh, then Qd, while more cards
         arrived; a card under the dealer's hand read as an unreadable face, then read again as the next card
-        lands). A chip zone's earlier doubts stay: what it read meanwhile stays in its stack's steps."""
+        lands); until then they wait in `live.unsettled` (one card under the hand as the others are read).
+        A chip zone's earlier doubts stay: what it read meanwhile stays in its stack's steps."""
         cards = live.cards.get(zone)
         if cards is None:
             return
         cards.confirm(shown)
+        earlier = earlier + live.unsettled.pop(zone, [])
         if len(cards.present) == len(shown.cards) and not any(s.uncertain for s in cards.present):
             live.notes[:] = [n for n in live.notes if n not in earlier]
+        elif waiting := [n for n in earlier if n in live.notes]:
+            live.unsettled[zone] = waiting
 
     @staticmethod
     def _cards_trace(live: LiveRound, zone: str) -> tuple:

@@ -87,6 +87,25 @@ def row_positions(layout: Layout, zone: str, n: int) -> list[tuple[float, float]
     return [(cx, cy + start + i * step) for i in range(n)]
 
 
+def box_row(layout: Layout, zone: str, n: int) -> list[tuple[float, float, float]]:
+    """n cards (centre x, y and angle in degrees) side by side along the zone's longer side and turned with
+    it, as a dealer squares a player's cards to a card box set at the seat's angle. (`row_positions` keeps
+    cards upright: at a box turned 50 degrees its row ran out of the box and over the Play and Ante spots.)"""
+    poly = layout.zone(zone).polygon
+    cx = sum(p[0] for p in poly) / len(poly)
+    cy = sum(p[1] for p in poly) / len(poly)
+    (ax, ay), length = _long_side(poly)
+    if (ax if abs(ax) >= abs(ay) else ay) < 0:  # dealt in table order: left to right, or top to bottom
+        ax, ay = -ax, -ay  # when nearer upright (as vision/zones.py reads a row)
+    angle = math.degrees(math.atan2(ay, ax))
+    angle = angle - 180.0 if angle > 90.0 else angle + 180.0 if angle <= -90.0 else angle  # 180 degrees alike
+    if n <= 1:
+        return [(cx, cy, angle)]
+    step = min(CARD_W_MM + 6.0, max((length - CARD_W_MM) / (n - 1), CARD_W_MM * 0.3))
+    start = -step * (n - 1) / 2
+    return [(cx + (start + i * step) * ax, cy + (start + i * step) * ay, angle) for i in range(n)]
+
+
 def cascade_positions(layout: Layout, zone: str, n: int) -> list[tuple[float, float]]:
     """n upright card centres for a blackjack hand in a small area (High Tie's split areas): side by side
     or in a column (`row_positions`), or stepped along the area's slant, whichever hides less of each card

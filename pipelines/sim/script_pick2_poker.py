@@ -22,7 +22,7 @@ from pipelines.games.round import DealtCard, Round, VoidInfo, Wager
 from pipelines.games.settlement import Settlement
 
 from .faults import MISDEALS, FaultDraft
-from .script_base import GameScript, Take, decision, pick_amount, row_positions
+from .script_base import GameScript, Take, box_row, decision, pick_amount
 
 HAND = 5
 
@@ -119,12 +119,13 @@ class Pick2PokerScript(GameScript):
         slots: dict[str, list[str]] = {}
         for o in owners:
             zone = "dealer.cards" if o == "dealer" else f"seat{o[5:]}.cards"
-            pos = row_positions(take.layout, zone, max(HAND, len(hands[o])))
+            pos = box_row(take.layout, zone, max(HAND, len(hands[o])))
             slots[o] = []
             for i, c in enumerate(hands[o]):
                 slot = f"{o}.{i}"
                 up = o == "dealer" and i == exposed
-                dc = take.deal(slot, o, c, pos[i], face_up=up, back=back)
+                x, y, angle = pos[i]
+                dc = take.deal(slot, o, c, (x, y), face_up=up, back=back, angle=angle)
                 slots[o].append(slot)
                 if draft and (up or misdeal == "wrong_deck_back"
                               or (o == f"seat:{short_seat}" and i >= 3)

@@ -17,7 +17,7 @@ from pipelines.games.round import DealtCard, Round, Wager
 from pipelines.games.settlement import Settlement
 
 from .faults import MISDEALS, FaultDraft
-from .script_base import GameScript, Take, decision, pick_amount
+from .script_base import GameScript, Take, box_row, decision, pick_amount
 
 PLAY_THRESHOLD = (int(Hand3.HIGH_CARD), 12, 6, 4)  # Q-6-4
 
@@ -95,11 +95,12 @@ class ThreeCardMonsterScript(GameScript):
         slots: dict[int, list[str]] = {}
         for seat in seats:
             owner = f"seat:{seat}"
-            positions = _row(take, f"seat{seat}.cards", 4)
+            positions = box_row(take.layout, f"seat{seat}.cards", 4)
             slots[seat] = []
             for i, c in enumerate(packets[owner]):
                 slot = f"s{seat}.{i}"
-                dc = take.deal(slot, owner, c, positions[i], face_up=False)
+                x, y, angle = positions[i]
+                dc = take.deal(slot, owner, c, (x, y), face_up=False, angle=angle)
                 slots[seat].append(slot)
                 if draft and seat == dup_seat and c in packets["dealer"][:3]:
                     draft.mark(dc.frame)
@@ -146,8 +147,3 @@ class ThreeCardMonsterScript(GameScript):
             draft.mark(take.frame)
         return expected
 
-
-def _row(take: Take, zone: str, n: int) -> list[tuple[float, float]]:
-    from .script_base import row_positions
-
-    return row_positions(take.layout, zone, n)

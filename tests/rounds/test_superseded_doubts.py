@@ -69,11 +69,13 @@ def test_a_card_read_as_an_unreadable_face_then_clearly_with_the_next_cards_is_n
     edited: list[ZoneChange] = []
 
     def edit(ch: ZoneChange) -> ZoneChange:
-        if ch.zone != zone or edited or sum(up for _, up in ch.after.cards) != 1:
+        ups = [k for k, (_, up) in enumerate(ch.after.cards) if up]
+        if ch.zone != zone or edited or not ups:
             return ch
-        edited.append(ch)
-        return replace(ch, after=replace(ch.after, cards=tuple((None, True) if up else (c, up)
-                                                               for c, up in ch.after.cards), uncertain=True))
+        edited.append(ch)  # the first card turned (or seen turned) is an unreadable face
+        return replace(ch, after=replace(ch.after, cards=tuple((None, True) if k == ups[0] else card
+                                                               for k, card in enumerate(ch.after.cards)),
+                                         uncertain=True))
 
     got = _rounds_with_edited_changes("3-card-monster", scripted, setup, edit)
     assert edited

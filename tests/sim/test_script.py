@@ -1,9 +1,15 @@
 """Round scripts: deterministic, within limits, and a clean round re-settles exactly."""
 
-import pytest
+import math
 
+import pytest
+from matplotlib.path import Path as MplPath
+
+from pipelines.games.layout import layout_for
 from pipelines.games.round import GAME_IDS
+from pipelines.sim.scene import CARD_H_MM, CARD_W_MM
 from pipelines.sim.script import script_for
+from pipelines.sim.script_base import box_row
 from pipelines.sim.session import script_session
 
 
@@ -99,3 +105,21 @@ def test_basic_strategy_samples():
     assert act(["Ah", "7d"], "7d") == "stand"
     assert act(["Th", "2d"], "5d") == "stand"
     assert act(["Th", "Kd"], "5d") == "stand"
+
+
+@pytest.mark.parametrize(("game", "cards"), [("pick-2-poker", 5), ("3-card-monster", 4)])
+def test_a_seats_cards_lie_inside_its_card_box_squared_to_it_in_table_order(game, cards):
+    """A dealer squares a player's cards to the seat's card box, which is turned with the seat: upright cards
+    in a row ran out of the outer seats' boxes and over their Play and Ante spots."""
+    layout = layout_for(game)
+    for zone in (z for z in layout.zones if z.kind == "cards" and z.name.startswith("seat")):
+        row = box_row(layout, zone.name, cards)
+        for x, y, angle in row:
+            a = math.radians(angle)
+            corners = [(x + u * CARD_W_MM / 2 * math.cos(a) - v * CARD_H_MM / 2 * math.sin(a),
+                        y + u * CARD_W_MM / 2 * math.sin(a) + v * CARD_H_MM / 2 * math.cos(a))
+                       for u, v in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+            assert MplPath(zone.polygon).contains_points(corners).all(), (zone.name, x, y, angle)
+        first, last = row[0], row[-1]
+        lead = 0 if abs(last[0] - first[0]) >= abs(last[1] - first[1]) else 1
+        assert last[lead] > first[lead], zone.name  # left to right, or top to bottom when nearer upright

@@ -80,10 +80,12 @@ def test_training_windows_hold_chips_over_card_edges_with_their_labels(tmp_path)
     assert json.loads((tmp_path / "meta.json").read_text())["imgsz"] == EDGE_IMGSZ
 
 
-def _play_chips_frames():
-    """Held-out Pick 2 frames as dealt (seed never used in training) with their chips over a card's edge."""
+def _edge_chips_frames():
+    """Held-out Pick 2 frames as dealt (seed never used in training), each with two small stacks laid over a
+    card's edge (as a player's wager or a payout pushed against the cards lies), and those chips' labels."""
     from pipelines.games.layout import layout_for
     from pipelines.sim.camera import Camera
+    from pipelines.sim.random_scenes import with_chips_on_card_edges
     from pipelines.sim.render import render
     from pipelines.sim.session import sampled_scenes
     from pipelines.vision.chip_boxes import over_cards
@@ -92,10 +94,10 @@ def _play_chips_frames():
     rng = np.random.default_rng([90_417, 0])
     camera = Camera.overhead(layout, rng)
     for scene in sampled_scenes("pick-2-poker", 4, 90_417, 24):
-        frame, labels = render(layout, scene, camera, rng)
+        frame, labels = render(layout, with_chips_on_card_edges(scene, rng, stacks=2), camera, rng)
         boxes = np.array([lb[1:] for lb in labels]).reshape(-1, 4)
         on = over_cards(boxes, np.array([lb[0].startswith("chip_") for lb in labels]))
-        yield frame, [labels[i] for i in np.flatnonzero(on)]
+        yield frame, [labels[i] for i in np.flatnonzero(on)], [lb for lb in labels if lb[0].startswith("chip_")]
 
 
 def _reads(det, name: str, box: list[float]) -> bool:
@@ -104,21 +106,22 @@ def _reads(det, name: str, box: list[float]) -> bool:
     return any(iou[k] >= 0.5 and det.data["class_name"][k] == name for k in range(len(det)))
 
 
-def test_the_committed_finder_reads_a_play_chip_the_detector_misses_and_adds_nothing_else():
-    """Regression of models/edge_chips.onnx: on held-out Pick 2 frames the Play chip lying against the cards'
-    edge that the detector alone misses in one frame is read, with its denomination, and every chip the
-    finder adds in these 24 frames is one of those lying over a card's edge."""
+def test_the_committed_finder_reads_chips_over_card_edges_the_detector_misses():
+    """Regression of models/edge_chips.onnx: on held-out Pick 2 frames with stacks over the cards' edges, it
+    reads (with their denomination) chips lying there that the detector alone misses (14 of 77 in these 24
+    frames), and most of what it adds is a chip of the denomination it says (14 of 23)."""
     from pipelines.vision.detect import Detector, DetectorConfig
     from pipelines.vision.paths import MODELS_DIR
 
     alone = Detector(DetectorConfig(edge_chips_path=None))
     both = Detector(DetectorConfig(edge_chips_path=MODELS_DIR / "edge_chips.onnx"))
-    rescued = added = 0
-    for frame, on_edge in _play_chips_frames():
+    rescued = added = true_adds = 0
+    for frame, on_edge, chips in _edge_chips_frames():
         before, after = alone.detect(frame), both.detect(frame)
         new = after[len(before):]
         added += len(new)
+        true_adds += sum(any(_reads(new[k:k + 1], name, box) for name, *box in chips) for k in range(len(new)))
         for name, *box in on_edge:
             rescued += _reads(new, name, box) and not _reads(before, name, box)
-    assert rescued >= 1
-    assert added == rescued  # nothing the finder added was anything else
+    assert rescued >= 10
+    assert true_adds > added / 2
