@@ -395,6 +395,11 @@ class RoundMachine:
                 ws.settle_end, ws.payout = p.end, p
                 ws.uncertain |= p.uncertain
                 ws.moved_at = self._wager_moved_with_payout(ws, p)
+                regrouped = self._payout_regrouped(ws, p)
+                if regrouped is not None:
+                    _doubt_wager(live, ws, f"payout read as {ws.paid:g} from frame {regrouped}, as the wager beside "
+                                           "it changed too: the two stacks lie in one line, and the line between "
+                                           "them moved")
                 break
             if ws.outcome is None and ws.inst.end is not None and (deadline is None or ws.inst.end < deadline):
                 ws.outcome, ws.settled_at = "removed", ws.inst.end
@@ -465,6 +470,19 @@ class RoundMachine:
                 if inst is not None and inst.uncertain:
                     _doubt_wager(live, ws, f"{inst.zone} read below the detector's confidence at frame "
                                            f"{inst.doubtful_frames()[0]}")
+
+    def _payout_regrouped(self, ws: WagerSeen, p: ChipInstance) -> int | None:
+        """The frame a payout grew to its peak, if that was after it was first read and just as its wager's
+        total changed: chips went from one stack's reading to the other's, not from the dealer's hand (a Pick 2
+        $150 Ante payout laid in line with its $250 wager read $250 from the moment the Play beside them went
+        back, the wager $225: a short pay read as paid in full)."""
+        near = SAME_TIME_S * self.fps
+        first = p.steps[0][1]
+        grew = next((f for f, v in p.steps if v == p.peak), None)
+        if grew is None or p.peak == first:
+            return None
+        moved = [f for f, _, _ in ws.inst.changes_after(ws.lock)]
+        return grew if any(abs(f - grew) <= near for f in moved) else None
 
     def _wager_moved_with_payout(self, ws: WagerSeen, p: ChipInstance) -> int | None:
         """A payout laid against its wager forms one row with it, and the line between the two zones falls

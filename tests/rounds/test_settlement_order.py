@@ -75,6 +75,26 @@ def test_a_payout_short_of_the_rules_while_its_wager_reads_more_is_in_doubt() ->
     assert _payout_beside([(0, 15.0), (92, 5.0)], payout_at=100) == (False, [])
 
 
+def _regrouped(wager_steps: list[tuple[int, float]], payout_steps: list[tuple[int, float]]) -> int | None:
+    """A $250 Pick 2 Ante won, its payout laid in line with it (10 frames a second)."""
+    from pipelines.rounds.pick2_poker import Pick2PokerMachine
+
+    m = Pick2PokerMachine("T1")
+    ws = WagerSeen(Wager(seat=2, spot="ante", amount=250.0), ChipInstance("seat2.ante", 0, wager_steps), 5,
+                   "seat2.ante.paid")
+    return m._payout_regrouped(ws, ChipInstance("seat2.ante.paid", payout_steps[0][0], payout_steps))
+
+
+def test_a_payout_that_grows_as_its_wager_changes_is_a_regrouping_not_a_payout() -> None:
+    # held-out sample: $150 laid (a short pay of $250), read $250 from the frame the wager read $225
+    assert _regrouped([(0, 250.0), (136, 225.0)], [(113, 150.0), (136, 250.0)]) == 136
+    # the payout grows while the wager stands (laid in two moves, or first half under the hand): a payout
+    assert _regrouped([(0, 250.0)], [(113, 150.0), (120, 250.0)]) is None
+    # the wager changed, but long before or after the payout grew; or the payout never grew
+    assert _regrouped([(0, 250.0), (60, 225.0)], [(113, 150.0), (136, 250.0)]) is None
+    assert _regrouped([(0, 250.0), (136, 225.0)], [(113, 250.0), (136, 150.0)]) is None
+
+
 def test_a_stack_covered_as_its_neighbour_is_taken_keeps_the_manuals_order_in_its_box(reconstruct):
     # Pick 2 seat 3 loses its Ante, 3-5 Bonus and 5 Card Bonus, taken in that order. The hand taking the Ante
     # covers the 5 Card Bonus until it takes it: gone from view with the Ante, it was once ordered before
