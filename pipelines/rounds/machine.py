@@ -498,19 +498,24 @@ class RoundMachine:
         otherwise the round says it is unsure instead of claiming one:
         - its wager was read as more than it is just as the payout appeared: the zones' line may have
           counted some of the payout's chips with the wager (adding the wager's surplus back was tried,
-          and matched the rules by chance as often as not);
+          and matched the rules by chance as often as not). With a surplus as large as the payout read,
+          even a payout read as the rules pay is in doubt: the whole payout may be in the wager's reading
+          and the chips read as the payout another stack's (a 3 Card Monster $300 Play payout, an
+          overpay, read as the $200 the rules pay while the $200 wager read $500);
         - it lies against its seat's cards (Pick 2's Ante and Play, 3 Card Monster's Play, High Tie's side
           bets): the detector misses chips lying over a card's edge (found 92 % of 160 on held-out frames,
           against all of 4,516 elsewhere; a $30 Play payout read as $5 while its $25 lay on the card)."""
         net = {(x.seat, x.spot, x.hand): x.net for x in expected}
         for ws in seen:
-            if ws.outcome != "win" or ws.paid >= net.get(ws.key, 0.0) - 0.005:
+            if ws.outcome != "win":
                 continue
-            if ws.moved_at is not None:
+            short = ws.paid < net.get(ws.key, 0.0) - 0.005
+            surplus = ws.inst.value_at(ws.moved_at) - ws.wager.amount if ws.moved_at is not None else 0.0
+            if ws.moved_at is not None and (short or surplus >= ws.paid - 0.005):
                 _doubt_wager(live, ws, f"payout read as {ws.paid:g} while the wager beside it was read as more "
                                        f"than it is (frame {ws.moved_at}); some of the payout's chips may have been "
                                        "counted with the wager")
-            elif ws.inst.zone in self._beside_cards:
+            elif short and ws.inst.zone in self._beside_cards:
                 _doubt_wager(live, ws, f"payout read as {ws.paid:g}, less than the rules pay, lying against the "
                                        "seat's cards: a chip on a card's edge may have been missed")
 
