@@ -66,6 +66,10 @@ def test_a_payout_short_of_the_rules_while_its_wager_reads_more_is_in_doubt() ->
     # the payout as the rules pay it, or more (chips counted with the wager only make it look short)
     assert _payout_beside([(0, 15.0), (92, 17.0)], payout_at=100, paid=20.0) == (False, [])
     assert _payout_beside([(0, 15.0), (92, 17.0)], payout_at=100, paid=25.0) == (False, [])
+    # ... unless the wager read more by as much as the payout read: the whole payout may be in the wager's
+    # reading, and what was read as the payout another stack's chips (an overpay read as the rules pay)
+    doubt, notes = _payout_beside([(0, 15.0), (92, 35.0)], payout_at=100, paid=20.0)
+    assert doubt and "payout read as 20" in notes[0] and "frame 92" in notes[0]
     # the wager's reading moved long before the payout (a past-post, flagged elsewhere), or not at all, or
     # was back at its own amount by then: the short payout stands, to be flagged
     assert _payout_beside([(0, 15.0), (40, 25.0)], payout_at=100) == (False, [])
