@@ -473,16 +473,18 @@ class RoundMachine:
 
     def _payout_regrouped(self, ws: WagerSeen, p: ChipInstance) -> int | None:
         """The frame a payout grew to its peak, if that was after it was first read and just as its wager's
-        total changed: chips went from one stack's reading to the other's, not from the dealer's hand (a Pick 2
-        $150 Ante payout laid in line with its $250 wager read $250 from the moment the Play beside them went
-        back, the wager $225: a short pay read as paid in full)."""
+        reading fell below its locked amount, to stay there: chips went from the wager's reading to the
+        payout's, not from the dealer's hand. (A Pick 2 $150 Ante payout laid in line with its $250 wager read
+        $250 from the moment the Play beside them went back, the wager $225: a short pay read as paid in full.
+        A wager read back as locked as its payout grows is the hand leaving both: 3 of 50 3 Card Monster
+        rounds, perfect observations; one read as more is `_wager_moved_with_payout`'s.)"""
         near = SAME_TIME_S * self.fps
-        first = p.steps[0][1]
         grew = next((f for f, v in p.steps if v == p.peak), None)
-        if grew is None or p.peak == first:
+        if grew is None or p.peak == p.steps[0][1]:
             return None
-        moved = [f for f, _, _ in ws.inst.changes_after(ws.lock)]
-        return grew if any(abs(f - grew) <= near for f in moved) else None
+        locked = ws.wager.amount - 0.005
+        fell = any(abs(f - grew) <= near and after < locked for f, _, after in ws.inst.changes_after(ws.lock))
+        return grew if fell and ws.inst.value_at(int(grew + near)) < locked else None
 
     def _wager_moved_with_payout(self, ws: WagerSeen, p: ChipInstance) -> int | None:
         """A payout laid against its wager forms one row with it, and the line between the two zones falls
