@@ -44,8 +44,9 @@ DEPLOY_SHAPE = (544, 960)  # (height, width) of the detector input at run time
 FAST_SHAPE = (384, 640)
 TILE_SHAPE = (288, 480)  # one tile around a change, at DEPLOY_SHAPE's scale (pipelines/vision/regional.py)
 # 2: a third of the frames come from scripted rounds (chips on cards, hands mid-deal). 3: a share of the scripted
-# and laid-out frames also get small stacks over a card's edge, the detector's blind spot.
-GENERATOR_VERSION = 3
+# and laid-out frames also get small stacks over a card's edge, the detector's blind spot. 4: scripted rounds deal
+# seat cards inside their card boxes, squared to them (they ran over the outer seats' betting spots).
+GENERATOR_VERSION = 4
 EDGE_CHIPS = 0.5  # the share of scripted and laid-out frames given one or two stacks over a card's edge
 # Fine-tuning the detector starts from weights that already work: a small step, no warmup (ultralytics' automatic
 # choice, AdamW at 7.7e-4 with a warmup, moved them furthest). On 2 CPU cores neither kept the committed
