@@ -398,8 +398,8 @@ class RoundMachine:
                 regrouped = self._payout_regrouped(ws, p)
                 if regrouped is not None:
                     _doubt_wager(live, ws, f"payout read as {ws.paid:g} from frame {regrouped}, as the wager beside "
-                                           "it changed too: the two stacks lie in one line, and the line between "
-                                           "them moved")
+                                           "it fell below what was locked: the two stacks lie in one line, and the "
+                                           "line between them moved")
                 break
             if ws.outcome is None and ws.inst.end is not None and (deadline is None or ws.inst.end < deadline):
                 ws.outcome, ws.settled_at = "removed", ws.inst.end
