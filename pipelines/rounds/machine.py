@@ -197,7 +197,6 @@ class RoundMachine:
             self._cards_sure(live, ch.zone, self.card_state(ref, ch.after), doubt.earlier if doubt else [])
             return
         earlier = list(doubt.earlier) if doubt is not None else []
-        earlier += live.unsettled.pop(ch.zone, [])
         if doubt is not None and doubt.note in live.notes:
             earlier.append(doubt.note)
         if ch.after.uncertain:

@@ -92,18 +92,12 @@ def box_row(layout: Layout, zone: str, n: int) -> list[tuple[float, float, float
     it, as a dealer squares a player's cards to a card box set at the seat's angle. (`row_positions` keeps
     cards upright: at a box turned 50 degrees its row ran out of the box and over the Play and Ante spots.)"""
     poly = layout.zone(zone).polygon
-    cx = sum(p[0] for p in poly) / len(poly)
-    cy = sum(p[1] for p in poly) / len(poly)
     (ax, ay), length = _long_side(poly)
     if (ax if abs(ax) >= abs(ay) else ay) < 0:  # dealt in table order: left to right, or top to bottom
         ax, ay = -ax, -ay  # when nearer upright (as vision/zones.py reads a row)
     angle = math.degrees(math.atan2(ay, ax))
     angle = angle - 180.0 if angle > 90.0 else angle + 180.0 if angle <= -90.0 else angle  # 180 degrees alike
-    if n <= 1:
-        return [(cx, cy, angle)]
-    step = min(CARD_W_MM + 6.0, max((length - CARD_W_MM) / (n - 1), CARD_W_MM * 0.3))
-    start = -step * (n - 1) / 2
-    return [(cx + (start + i * step) * ax, cy + (start + i * step) * ay, angle) for i in range(n)]
+    return [(x, y, angle) for x, y in _stepped(_centroid(poly), (ax, ay), length, CARD_W_MM, n)]
 
 
 def cascade_positions(layout: Layout, zone: str, n: int) -> list[tuple[float, float]]:
@@ -123,12 +117,22 @@ def most_hidden(centres: list[tuple[float, float]]) -> float:
 def _slant_positions(layout: Layout, zone: str, n: int) -> list[tuple[float, float]]:
     """n upright card centres stepped along the zone's longer side, about its centroid."""
     poly = layout.zone(zone).polygon
-    cx = sum(p[0] for p in poly) / len(poly)
-    cy = sum(p[1] for p in poly) / len(poly)
-    if n <= 1:
-        return [(cx, cy)]
     (ax, ay), length = _long_side(poly)
     along = abs(ax) * CARD_W_MM + abs(ay) * CARD_H_MM  # an upright card's extent along that side
+    return _stepped(_centroid(poly), (ax, ay), length, along, n)
+
+
+def _centroid(poly: list[tuple[float, float]]) -> tuple[float, float]:
+    return sum(p[0] for p in poly) / len(poly), sum(p[1] for p in poly) / len(poly)
+
+
+def _stepped(centre: tuple[float, float], direction: tuple[float, float], length: float, along: float,
+             n: int) -> list[tuple[float, float]]:
+    """n centres of cards `along` mm long in `direction`, stepped about `centre` over `length` mm: side by
+    side with a gap where they fit, overlapping (down to 0.3 of a card apart) where they do not."""
+    (cx, cy), (ax, ay) = centre, direction
+    if n <= 1:
+        return [(cx, cy)]
     step = min(along + 6.0, max((length - along) / (n - 1), along * 0.3))
     start = -step * (n - 1) / 2
     return [(cx + (start + i * step) * ax, cy + (start + i * step) * ay) for i in range(n)]
