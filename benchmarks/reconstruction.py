@@ -53,7 +53,7 @@ HELD_OUT_SEED = 9001  # seeds from here on are used by no test and no training s
 # What an incomplete round's notes say, by kind (the machine's wording, pipelines/rounds/): a round counts
 # once under each kind its notes hold, so the figures say what to work on next.
 DOUBT_KINDS: tuple[tuple[str, str], ...] = (
-    ("chips_unsure", r"read below the detector's confidence"),
+    ("chips_unsure", r"read below the detector's confidence|uncertain observation in seat\d\.(?!cards)"),
     ("payout_counted_with_wager", r"while the wager beside it was read as more"),
     ("settlement_not_seen", r"gone as the card moved on|gone from view|was not seen"),
     ("chips_unmatched", r"matches no wager|more than one stack|chips appeared in"),
@@ -62,6 +62,8 @@ DOUBT_KINDS: tuple[tuple[str, str], ...] = (
     ("settlement_order", r"settlement order|too close in time"),
     ("play_against_ante", r"is not [\d.]+x the Ante|is neither 1x nor 2x the Ante"),
     ("payout_against_cards", r"lying against the seat's cards"),
+    ("payout_regrouped", r"the line between them moved"),
+    ("payout_shrank", r"a laid payout does not shrink"),
     ("frames_lost", r"were not analysed"),
 )
 

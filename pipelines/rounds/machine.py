@@ -138,6 +138,8 @@ class RoundMachine:
         self._beside_cards = spots_beside_cards(self.game)
         # pairs of settlements put in the manual's order against the times seen (see _in_dealer_order)
         self._assumed_order: list[tuple[tuple[int, str, int], tuple[int, str, int]]] = []
+        # pairs put in the manual's order because a payout was laid out of view (see _laid_unseen_from)
+        self._unseen_order: list[tuple[tuple[int, str, int], tuple[int, str, int]]] = []
         self._missed: tuple[int, str] | None = None  # frames lost while no round was open: (last, note)
 
     # ------------------------------------------------------------------------------- feeding
@@ -399,6 +401,11 @@ class RoundMachine:
                     _doubt_wager(live, ws, f"payout read as {ws.paid:g} from frame {regrouped}, as the wager beside "
                                            "it fell below what was locked: the two stacks lie in one line, and the "
                                            "line between them moved")
+                shrank = self._payout_shrank(p, live)
+                if shrank is not None:
+                    _doubt_wager(live, ws, f"payout read as {ws.paid:g} only until frame {shrank}, then as "
+                                           f"{p.value_at(shrank):g} until it was taken: a laid payout does not "
+                                           "shrink, so one of the two readings is wrong")
                 break
             if ws.outcome is None and ws.inst.end is not None and (deadline is None or ws.inst.end < deadline):
                 ws.outcome, ws.settled_at = "removed", ws.inst.end
@@ -422,12 +429,16 @@ class RoundMachine:
             if ws.outcome == "removed":
                 ws.outcome = self.removed_outcome(ws, exp_outcome, rnd)
             self.review(ws, exp_outcome.get(ws.key), live)
-        self._assumed_order = []
+        self._assumed_order, self._unseen_order = [], []
         visible = self._in_dealer_order([ws for ws in seen if ws.outcome is not None], exp_order)
         for a, b in self._assumed_order:  # the camera saw them the other way round, too close to be sure
             live.note(f"settlement order of seat {a[0]} {a[1]} (hand {a[2]}) and seat {b[0]} {b[1]} "
                       f"(hand {b[2]}): seen the other way round but too close in time to tell; "
                       "the manual's order is assumed")
+        for a, b in self._unseen_order:
+            live.note(f"settlement order of seat {a[0]} {a[1]} (hand {a[2]}) and seat {b[0]} {b[1]} "
+                      f"(hand {b[2]}): a payout was laid while its wager was out of view, so which came first "
+                      "is unknown; the manual's order is assumed")
         pushes = sorted((ws for ws in seen if ws.outcome is None),
                         key=lambda w: (exp_order.get(w.key, 10**6), w.key))
         for ws in pushes:
@@ -484,6 +495,18 @@ class RoundMachine:
         locked = ws.wager.amount - 0.005
         fell = any(abs(f - grew) <= near and after < locked for f, _, after in ws.inst.changes_after(ws.lock))
         return grew if fell and ws.inst.value_at(int(grew + near)) < locked else None
+
+    def _payout_shrank(self, p: ChipInstance, live: LiveRound) -> int | None:
+        """The frame a payout fell from its peak, if the peak was held for less time than a lower total read
+        after it: a payout once laid stays as laid until it is taken, so the short-lived peak was most likely
+        the dealer's hand over it, read as a chip (a 3 Card Monster $75 Ante payout read $100 for three
+        frames as the hand left, then $50 beside a wager read $125), or chips of it went to another reading.
+        (A payout taken in stages falls only in its last frames, for less time than its peak was held.)"""
+        ends = [f for f, _ in p.steps[1:]] + [p.end if p.end is not None else live.last + 1]
+        held = [(v, end - f) for (f, v), end in zip(p.steps, ends, strict=True)]
+        top = next(i for i, (v, _) in enumerate(held) if v == p.peak)
+        longer = [i for i in range(top + 1, len(held)) if held[i][0] < p.peak and held[i][1] > held[top][1]]
+        return p.steps[top + 1][0] if longer else None
 
     def _wager_moved_with_payout(self, ws: WagerSeen, p: ChipInstance) -> int | None:
         """A payout laid against its wager forms one row with it, and the line between the two zones falls
@@ -543,20 +566,44 @@ class RoundMachine:
                 return True
             return abs(when(a) - when(b)) <= (near if "win" in (a.outcome, b.outcome) else 1.0)
 
+        laid_from = {id(ws): f for ws in done if (f := self._laid_unseen_from(ws)) is not None}
+
+        def unseen_between(a: WagerSeen, b: WagerSeen) -> bool:
+            """`b` is a payout laid at an unseen moment after `a` was settled, or `a` one laid after `b`."""
+            return any(id(w) in laid_from and laid_from[id(w)] - near <= when(o) <= (w.settled_at or 0) + near
+                       for w, o in ((a, b), (b, a)))
+
         out = sorted(done, key=when)
         changed = True
         while changed:  # bubble neighbours that are too close in time into the manual's order
             changed = False
             for i in range(len(out) - 1):
                 a, b = out[i], out[i + 1]
-                if too_close(a, b) and exp_order.get(a.key, 0) > exp_order.get(b.key, 0):
+                if exp_order.get(a.key, 0) <= exp_order.get(b.key, 0):
+                    continue
+                if too_close(a, b):
                     out[i], out[i + 1] = b, a
                     changed = True
                     # Seen the other way round between two boxes (the hand moved from one to the
                     # other): the order is in doubt. Within one box it is one sweep of the hand.
                     if when(a) < when(b) and a.wager.seat != b.wager.seat:
                         self._assumed_order.append((b.key, a.key))
+                elif unseen_between(a, b):
+                    out[i], out[i + 1] = b, a
+                    changed = True
+                    self._unseen_order.append((b.key, a.key))
         return out
+
+    def _laid_unseen_from(self, ws: WagerSeen) -> int | None:
+        """A payout whose wager was out of view (under the dealer's hand) just before the payout showed was laid
+        at some moment of that spell, not `PAYOUT_LAG_S` before it showed: the frame the spell began. (A 3 Card
+        Monster Ante payout laid as the hand went on to the Monster: the Ante and its payout hidden for a second,
+        the payout seen 1.3 s after the Monster was taken, as if laid after it.)"""
+        if ws.outcome != "win" or ws.settled_at is None:
+            return None
+        lag, near = PAYOUT_LAG_S * self.fps, SAME_TIME_S * self.fps
+        spells = [gone for gone, back in ws.inst.hidden if 0 <= ws.settled_at - back <= lag + near]
+        return min(spells) if spells else None
 
     def _events(self, live: LiveRound, rnd: Round, seen: list[WagerSeen], closes: list[int]) -> list[TableEvent]:
         raw: list[tuple[int, int, dict[str, Any]]] = []  # (frame, tie-break, fields)

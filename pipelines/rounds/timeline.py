@@ -44,6 +44,7 @@ class ChipInstance:
     steps: list[tuple[int, float]]  # (frame, total), the first one the placement
     end: int | None = None  # the frame it was gone; None while still there
     doubtful: set[int] = field(default_factory=set)  # frames of steps read below the detector's confidence
+    hidden: list[tuple[int, int]] = field(default_factory=list)  # (gone, back) spells it was out of view (`absorb`)
 
     @property
     def uncertain(self) -> bool:
@@ -61,9 +62,12 @@ class ChipInstance:
 
     def absorb(self, later: ChipInstance) -> None:
         """`later` was this stack again (it had only been covered): one instance from here on."""
+        if self.end is not None:
+            self.hidden.append((self.end, later.start))
         self.steps += later.steps
         self.end = later.end
         self.doubtful |= later.doubtful
+        self.hidden += later.hidden
 
     @property
     def first(self) -> float:

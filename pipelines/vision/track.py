@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .observe import CardObs, FrameObs, ZoneChange, ZoneObs, ZoneState
 
@@ -95,7 +95,8 @@ class _CardTrack:
         """No identity yet, a swapped-in one not yet read as often again, or the majority changed hands and is
         still not clear: a covered card's index is read as the card laid over it (a hole card as the hit
         card), or one rank as another, for frames on end."""
-        return self.identity is None or self.unconfirmed > 0 or (self.flips > 0 and not self._clear)
+        return (self.identity is None or self.unconfirmed > 0 or (self.flips > 0 and not self._clear)
+                or (not self.sure and len(self.votes) > 1))
 
     @property
     def _clear(self) -> bool:
@@ -122,13 +123,15 @@ class _Zone:
     prev_cand: tuple[Signature, int, int] | None = None  # the candidate before this one: (sig, first, left)
     # the last readings of a chips-only zone: (frame, the reading) where it was new chips, else None
     restless: deque = field(default_factory=lambda: deque(maxlen=RESTLESS_WINDOW))
+    # the last readings of a zone holding a confirmed stack: whether each read it as another total (_unsteady)
+    unsteady: deque = field(default_factory=lambda: deque(maxlen=RESTLESS_WINDOW))
 
 
 class ZoneTracker:
     """Stable per-zone state from a stream of analysed frames."""
 
     def __init__(self, stable_frames: int = 3, removal_frames: int | None = None, match_mm: float = 35.0,
-                 vote_min_conf: float = 0.5, sure_conf: float = 0.8) -> None:
+                 vote_min_conf: float = 0.5, sure_conf: float = 0.8, card_sure_conf: float = 0.9) -> None:
         if stable_frames < 1:
             raise ValueError(f"ZoneTracker: stable_frames must be at least 1, got {stable_frames}")
         self.stable_frames = stable_frames
@@ -139,6 +142,7 @@ class ZoneTracker:
         self.match_mm = match_mm
         self.vote_min_conf = vote_min_conf
         self.sure_conf = sure_conf
+        self.card_sure_conf = card_sure_conf
         self._zones: dict[str, _Zone] = {}
         self._next_id = 0
 
@@ -191,7 +195,7 @@ class ZoneTracker:
                 zone.tracks[t.id] = t
             else:  # cards are still once dealt; follow slowly so a jittery box does not drag it
                 t.x, t.y = 0.7 * t.x + 0.3 * c.x_mm, 0.7 * t.y + 0.3 * c.y_mm
-            t.vote(c, self.vote_min_conf, self.removal_frames, self.sure_conf)
+            t.vote(c, self.vote_min_conf, self.removal_frames, self.card_sure_conf)
             t.last_seen = frame
             out.append(t)
         return out
@@ -239,7 +243,7 @@ class ZoneTracker:
             else:
                 zone.emptied = self._emptied_first(zone, sig)
                 first = self._resumed_first(zone, sig, frame)
-                if zone.cand_sig is not None:
+                if zone.cand_sig is not None and not self._loss_blips(zone, frame):
                     zone.prev_cand = (zone.cand_sig, zone.cand_first, frame)
                 zone.cand_sig, zone.cand_first, zone.cand_count, zone.cand_uncertain = sig, first, 1, int(uncertain)
             need = self.removal_frames if loss else self.stable_frames
@@ -260,8 +264,29 @@ class ZoneTracker:
                 zone.tracks = {tid: t for tid, t in zone.tracks.items() if tid in live}  # gone is gone
             elif not occluded:
                 change = self._restless(name, zone, frame, sig)
+        if change is None and not gone:
+            change = self._unsteady(name, zone, frame, sig, uncertain)
         self._forget(zone, frame)
         return [*gone, *([change] if change is not None else [])]
+
+    def _unsteady(self, name: str, zone: _Zone, frame: int, sig: Signature, uncertain: bool) -> ZoneChange | None:
+        """A confirmed stack read confidently as other totals (not nothing) in `RESTLESS_SHARE` of the last
+        `RESTLESS_WINDOW` frames, never one of them long enough to confirm, is in doubt: chips are being
+        counted now with it, now with the stack beside it (a Pick 2 Ante and its payout laid in one line, the
+        payout read as $100, $75, $50, $25 frame after frame). It is read as its confirmed total, uncertain,
+        until read confidently as it again. (Readings below the detector's confidence are most often a chip
+        half hidden, by a hand or the payout laid against it: no doubt about the total.)"""
+        steady = zone.stable_sig
+        other = bool(steady[1] and sig[1] and not steady[0] and not sig[0] and sig[1] != steady[1] and not uncertain)
+        zone.unsteady.append(other)
+        if zone.stable.uncertain or sum(zone.unsteady) < RESTLESS_SHARE * RESTLESS_WINDOW:
+            return None
+        zone.unsteady.clear()
+        zone.sure_again = 0
+        doubted = replace(zone.stable, uncertain=True)
+        change = ZoneChange(name, frame, zone.stable, doubted)
+        zone.stable = doubted
+        return change
 
     def _restless(self, name: str, zone: _Zone, frame: int, sig: Signature) -> ZoneChange | None:
         """New chips read in a spot in most of the last `RESTLESS_WINDOW` frames, never the same long enough
@@ -284,15 +309,28 @@ class ZoneTracker:
         """Make `state` (read as `sig`) the zone's confirmed state, with nothing pending."""
         zone.stable_sig, zone.stable, zone.cand_sig, zone.sure_again = sig, state, None, 0
         zone.restless.clear()
+        zone.unsteady.clear()
 
     def _resumed_first(self, zone: _Zone, sig: Signature, frame: int) -> int:
         """The frame new contents date from: the start of the candidate before the last one when they are
         that candidate again after a blip too short to confirm (a chip read for 3 frames in a spot just
-        emptied), so the blip does not make a removal look later than the one next to it."""
+        emptied), so the blip does not make a removal look later than the one next to it. A blip that is less
+        than the confirmed contents needs `removal_frames` to confirm, so it is a blip for as long (a $500 Play
+        taken, then a $1 chip read in its spot for 4 frames, as the hand went on to the Ante)."""
         prev = zone.prev_cand
-        if prev is not None and prev[0] == sig and frame - prev[2] <= self.stable_frames:
-            return prev[1]
-        return frame
+        if prev is None or prev[0] != sig:
+            return frame
+        blip = zone.cand_sig
+        short = self.removal_frames if blip is not None and self._is_loss(zone.stable_sig, blip) else self.stable_frames
+        return prev[1] if frame - prev[2] <= short else frame
+
+    def _loss_blips(self, zone: _Zone, frame: int) -> bool:
+        """The candidate being replaced is one more of a run of losses too short to confirm that follow the
+        candidate before them (a $1 chip read as $1, $2, $1 in a spot just emptied): the run is one blip,
+        and what came before it stays the candidate it interrupted."""
+        prev = zone.prev_cand
+        return (prev is not None and zone.cand_sig is not None and zone.cand_sig != prev[0]
+                and self._is_loss(zone.stable_sig, zone.cand_sig) and frame - prev[2] <= self.removal_frames)
 
     def _emptied_first(self, zone: _Zone, new: Signature) -> int | None:
         """The first frame of a run of empty frames, at least `stable_frames` long, that the chips-only
@@ -308,7 +346,7 @@ class ZoneTracker:
     def _sure(self, zo: ZoneObs, tracks: list[_CardTrack]) -> bool:
         """Read with high confidence: what it takes to lift a doubt already confirmed (a reading between
         the detector's confidence and this is right only ~95 % of the time, benchmarks/detector_accuracy.py)."""
-        cards_sure = all(c.confidence >= self.sure_conf or t.settled(c.face_up, self.stable_frames)
+        cards_sure = all(c.confidence >= self.card_sure_conf or t.settled(c.face_up, self.stable_frames)
                          for t, c in zip(tracks, zo.cards, strict=True))
         return cards_sure and zo.chips_min_confidence >= self.sure_conf  # 1.0 where there are no chips
 

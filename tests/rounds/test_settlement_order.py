@@ -99,6 +99,27 @@ def test_a_payout_that_grows_as_its_wager_changes_is_a_regrouping_not_a_payout()
     assert _regrouped([(0, 250.0), (136, 225.0)], [(113, 250.0), (136, 150.0)]) is None
 
 
+def _shrank(payout_steps: list[tuple[int, float]], end: int | None) -> int | None:
+    """A 3 Card Monster Ante payout (10 frames a second), taken at `end` (None: still there)."""
+    from pipelines.rounds.three_card_monster import ThreeCardMonsterMachine
+
+    p = ChipInstance("seat2.ante.paid", payout_steps[0][0], payout_steps, end=end)
+    return ThreeCardMonsterMachine("T1")._payout_shrank(p, LiveRound(start=0, last=900))
+
+
+def test_a_payout_read_higher_only_briefly_before_a_lower_total_is_in_doubt() -> None:
+    # held-out set: a $75 payout read $100 for three frames as the hand left it, then $50 until taken
+    assert _shrank([(701, 100.0), (704, 50.0)], end=760) == 704
+    # still there when the round's record ends: the lower total held longer all the same
+    assert _shrank([(701, 100.0), (704, 50.0)], end=None) == 704
+    # laid and held, then taken in stages: the last stage is shorter than the payout was held
+    assert _shrank([(701, 75.0), (750, 25.0)], end=755) is None
+    # grown under the hand to what it stays at: no fall at all
+    assert _shrank([(701, 25.0), (704, 75.0)], end=760) is None
+    # back to its peak after a lower spell that was not held longer than the peak
+    assert _shrank([(701, 75.0), (720, 50.0), (725, 75.0)], end=760) is None
+
+
 def test_a_stack_covered_as_its_neighbour_is_taken_keeps_the_manuals_order_in_its_box(reconstruct):
     # Pick 2 seat 3 loses its Ante, 3-5 Bonus and 5 Card Bonus, taken in that order. The hand taking the Ante
     # covers the 5 Card Bonus until it takes it: gone from view with the Ante, it was once ordered before

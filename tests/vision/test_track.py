@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from pipelines.vision.observe import CardObs, ZoneObs
@@ -16,6 +18,10 @@ def _run(tracker: ZoneTracker, frames: list[dict], occluded: dict[int, set[str]]
     for i, obs in enumerate(frames):
         out += tracker.update(i, obs, (occluded or {}).get(i, set()))
     return out
+
+
+def _run_from(tracker: ZoneTracker, start: int, frames: list[dict]):
+    return [c for i, obs in enumerate(frames, start=start) for c in tracker.update(i, obs)]
 
 
 def test_new_contents_count_after_stable_frames_dated_to_their_first_frame():
@@ -110,6 +116,56 @@ def test_a_blip_inside_an_emptied_spot_does_not_make_the_removal_later():
     bet, blip = {"seat1.monster": ZoneObs(chips=[5])}, {"seat1.monster": ZoneObs(chips=[1000])}
     changes = _run(t, [bet] * 5 + [{}] * 4 + [blip] * 2 + [{}] * 8)
     assert [(c.frame, c.after.chip_total) for c in changes] == [(0, 5), (5, 0)]
+
+
+def test_a_flickering_blip_after_a_stack_is_taken_does_not_make_the_removal_later():
+    # 3 Card Monster, held-out video (set 9203): a $500 Play taken, then $1, $2, $1 read in its spot for four
+    # frames as the hand went on to the Ante; dated from after the blip, the Play was taken after the Ante.
+    t = ZoneTracker(stable_frames=3)  # removal_frames 6: each of the blip's readings is a loss too short to count
+    play = lambda *chips: {"seat5.play": ZoneObs(chips=list(chips))}  # noqa: E731
+    frames = [play(500)] * 8 + [{}] * 4 + [play(1)] * 2 + [play(1, 1), play(1)] + [{}] * 8
+    assert [(c.frame, c.after.chip_total) for c in _run(t, frames)] == [(0, 500), (8, 0)]
+    # a reading that lasts long enough to confirm is no blip: taken, then other chips put down
+    t = ZoneTracker(stable_frames=3)
+    frames = [play(500)] * 8 + [{}] * 4 + [play(100)] * 7 + [{}] * 8
+    assert [(c.frame, c.after.chip_total) for c in _run(t, frames)] == [(0, 500), (8, 0), (12, 100), (19, 0)]
+
+
+def test_a_stack_read_confidently_as_other_totals_frame_after_frame_is_unsure():
+    # Pick 2, held-out video (set 9704): a $75 Ante payout laid in line with its wager, read as $100, then $75,
+    # $50, $25, $100 as the line between the two stacks moved; confirmed at $100, the round paid $100.
+    t = ZoneTracker(stable_frames=3)
+    paid = lambda total, conf=0.85: {"seat2.ante.paid": ZoneObs(chips=[25] * (total // 25),  # noqa: E731
+                                                                 chips_min_confidence=conf)}
+    flicker = [75, 75, 75, 50, 25, 100, 75, 75, 75, 75, 75, 100, 100, 50, 100, 75, 50, 75, 50, 25, 75, 75]
+    changes = _run(t, [paid(100)] * 4 + [paid(v) for v in flicker])
+    assert changes[0].after.chip_total == 100 and not changes[0].after.uncertain
+    assert changes[-1].after == replace(changes[0].after, uncertain=True)
+    # read confidently as $100 again for a while: no doubt left
+    _run_from(t, len(flicker) + 4, [paid(100)] * 4)
+    assert not t.states()["seat2.ante.paid"].uncertain
+    # the same flicker read below the detector's confidence is chips half hidden: no doubt
+    t = ZoneTracker(stable_frames=3)
+    changes = _run(t, [paid(100)] * 4 + [{"seat2.ante.paid": ZoneObs(chips=[25] * (v // 25), chips_uncertain=True,
+                                                                     chips_min_confidence=0.4)} for v in flicker])
+    assert [c.after.uncertain for c in changes] == [False]
+
+
+def test_a_card_read_as_two_cards_and_never_with_high_confidence_is_unsure():
+    # 3 Card Monster, held-out video (set 9205): an uncovered Ks, turned in its box, read as Kc at 0.70-0.83
+    # three times in four and as Ks at 0.6-0.8 otherwise, for 150 frames: a confident Kc would be a wrong hand.
+    t = ZoneTracker(stable_frames=3)
+    reads = (["Kc", "Kc", "Kc", "Ks"] * 15)
+    _run(t, [{"seat5.cards": _cards(r, conf=0.8 if r == "Kc" else 0.65)} for r in reads])
+    state = t.states()["seat5.cards"]
+    assert state.cards == (("Kc", True),) and state.uncertain
+    # the same readings with one at high confidence, or never another identity: no doubt
+    t = ZoneTracker(stable_frames=3)
+    _run(t, [{"seat5.cards": _cards(r, conf=0.95 if i == 0 else 0.8)} for i, r in enumerate(["Kc", *reads])])
+    assert not t.states()["seat5.cards"].uncertain
+    t = ZoneTracker(stable_frames=3)
+    _run(t, [{"seat5.cards": _cards("Kc", conf=0.8)}] * 60)
+    assert not t.states()["seat5.cards"].uncertain
 
 
 def test_a_card_read_as_another_many_times_running_was_swapped():
