@@ -53,7 +53,7 @@ HELD_OUT_SEED = 9001  # seeds from here on are used by no test and no training s
 # What an incomplete round's notes say, by kind (the machine's wording, pipelines/rounds/): a round counts
 # once under each kind its notes hold, so the figures say what to work on next.
 DOUBT_KINDS: tuple[tuple[str, str], ...] = (
-    ("chips_unsure", r"read below the detector's confidence|uncertain observation in seat\d\.(?!cards)"),
+    ("chips_unsure", r"read with doubt at frame|uncertain observation in seat\d\.(?!cards)"),
     ("payout_counted_with_wager", r"while the wager beside it was read as more"),
     ("settlement_not_seen", r"gone as the card moved on|gone from view|was not seen"),
     ("chips_unmatched", r"matches no wager|more than one stack|chips appeared in"),
@@ -159,13 +159,47 @@ def cached_video(folder: Path, game: str, rounds: int, seed: int, fault_rate: fl
     dets = pickle.loads(dets_path.read_bytes())
     from pipelines.rounds.perfect import taken
 
-    replay = _Replay([d for i, d in enumerate(dets) if taken(i, spec.fps, analyse_fps)],
-                     Detector(DetectorConfig(**(edge_chips or {}))) if verifier else None)
+    config = DetectorConfig(**(edge_chips or {})) if verifier else None
+    kept = [i for i in range(len(dets)) if taken(i, spec.fps, analyse_fps)]
+    # The second looks and the empty-table filter read pixels and take most of a replay's time; what they give
+    # is stored once per set and per everything that shapes it, so a change to the tracker or the round
+    # machines replays in seconds.
+    looked_path = folder / f"looked_{_looks_key(config, analyse_fps)}.pkl"
+    if looked_path.exists():
+        looked = pickle.loads(looked_path.read_bytes())
+        pipe = VisionPipeline((spec.layout, spec.homography), _Replay([]), motion_gating=False)
+        stream = ((i, i / spec.fps, pipe.track(i, d)) for i, d in zip(kept, looked, strict=True))
+        return rounds_from_changes(spec, stream), truth.rounds
+    replay = _Replay([dets[i] for i in kept], Detector(config) if config is not None else None)
     pipe = VisionPipeline((spec.layout, spec.homography), replay, motion_gating=False,
                           reference=spec.reference)
+    looked = []
+    pipe.on_analysed = lambda _frame, d: looked.append(d)
     frames = _taken(FrameSource(str(spec.video), fps=spec.fps), spec.fps, analyse_fps)
     got = rounds_from_changes(spec, pipe.run(frames))
+    tmp = looked_path.with_suffix(".tmp")
+    tmp.write_bytes(pickle.dumps(looked))
+    tmp.replace(looked_path)
     return got, truth.rounds
+
+
+def _looks_key(config, analyse_fps: float | None) -> str:
+    """What the second looks and the empty-table filter give depends on: the detector's settings, the weights
+    they load and the code that runs them."""
+    import dataclasses
+    import hashlib
+
+    import pipelines.vision as vision
+
+    h = hashlib.sha1(repr((config, analyse_fps)).encode())
+    code = Path(vision.__file__).parent
+    files = [code / f for f in ("detect.py", "chip_verifier.py", "edge_chips.py", "chip_boxes.py", "reference.py",
+                                "pipeline.py")]
+    if config is not None:
+        files += [Path(v) for v in dataclasses.asdict(config).values() if isinstance(v, Path) and Path(v).exists()]
+    for f in files:
+        h.update(f.read_bytes())
+    return h.hexdigest()[:12]
 
 
 def _taken(frames, fps: float, analyse_fps: float | None):

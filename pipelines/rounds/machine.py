@@ -474,12 +474,14 @@ class RoundMachine:
                                    "card?); its settlement was not seen")
 
     def _doubt_stacks_read_unsure(self, seen: list[WagerSeen], live: LiveRound) -> None:
-        """A wager or payout whose total rests on a reading below the detector's confidence."""
+        """A wager or payout whose total rests on a doubtful reading: a chip below the detector's confidence, or a
+        stack the zones cannot place with certainty (chips reaching into another spot, a row of an odd length;
+        `ZoneMapper.group_stacks`). The note names both, as the reading does not say which."""
         for ws in seen:
             for inst in (ws.inst, ws.payout):
                 if inst is not None and inst.uncertain:
-                    _doubt_wager(live, ws, f"{inst.zone} read below the detector's confidence at frame "
-                                           f"{inst.doubtful_frames()[0]}")
+                    _doubt_wager(live, ws, f"{inst.zone} read with doubt at frame {inst.doubtful_frames()[0]} (a chip "
+                                           "below the detector's confidence, or chips reaching into another spot)")
 
     def _payout_regrouped(self, ws: WagerSeen, p: ChipInstance) -> int | None:
         """The frame a payout grew to its peak, if that was after it was first read and just as its wager's

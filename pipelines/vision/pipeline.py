@@ -194,8 +194,13 @@ class VisionPipeline:
             detections = self.empty_table.filter(frame.image, detections)
         if self.on_analysed is not None:
             self.on_analysed(frame, detections)
-        obs = self.mapper.observe(detections)
-        changes = self.tracker.update(frame.index, obs)
+        return self.track(frame.index, detections)
+
+    def track(self, index: int, detections: sv.Detections) -> list[ZoneChange]:
+        """A frame's final detections (after the detector's second looks and the empty-table filter) through the
+        mapper and the tracker: the part of `process` that needs no pixels, so recorded detections can be
+        replayed through it."""
+        changes = self.tracker.update(index, self.mapper.observe(detections))
         self.counters.changes += len(changes)
         return changes
 
