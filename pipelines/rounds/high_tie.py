@@ -24,7 +24,7 @@ from dataclasses import replace
 from pipelines.games.blackjack_hand import card_points, is_natural, total
 from pipelines.games.round import Decision, Round
 
-from .machine import PAYOUT_LAG_S, LiveRound, RoundMachine, WagerSeen
+from .machine import LiveRound, RoundMachine, WagerSeen
 from .timeline import ChipInstance, Slot
 from .zone_names import ZoneRef, parse_zone
 
@@ -38,7 +38,6 @@ class HighTieMachine(RoundMachine):
     def __init__(self, *args: object, **kw: object) -> None:
         super().__init__(*args, **kw)
         self._owners: dict[int, str | None] = {}  # slot seq -> owner, for the round being closed
-        self._closing: LiveRound | None = None  # the round being closed
 
     # ------------------------------------------------------------------------------- split hands
 
@@ -64,7 +63,6 @@ class HighTieMachine(RoundMachine):
 
     def card_order(self, live: LiveRound) -> list[Slot]:
         """Also decides each card's owner: nested areas repeat the cards of the seat's area."""
-        self._closing = live
         split = self._split_seats(live)
         fixed = {seat: self._originals(live, seat) for seat in split}
         self._owners = {}
@@ -144,22 +142,6 @@ class HighTieMachine(RoundMachine):
         if ref.area == "dealer":
             return "burn" if ref.sub == "discard" else "dealer"
         return f"seat:{ref.seat}" if ref.area == "cards" and ref.sub is None else None
-
-    def _in_dealer_order(self, done: list[WagerSeen], exp_order: dict[tuple[int, str, int], int]
-                         ) -> list[WagerSeen]:
-        """As the base machine, but a pair too close in time to order that was seen against the
-        manual's order is not silently put back in it: the dealer may have broken it (a procedure
-        flag), so the round says it is unsure."""
-        out = super()._in_dealer_order(done, exp_order)
-        if isinstance(getattr(self, "_assumed_order", None), list):
-            return out  # the base machine notes these itself
-        lag = PAYOUT_LAG_S * self.fps
-        raw = sorted(done, key=lambda ws: (ws.settled_at or 0) - (lag if ws.outcome == "win" else 0.0))
-        if [ws.key for ws in raw] != [ws.key for ws in out] and self._closing is not None:
-            moved = [f"seat {ws.wager.seat} {ws.wager.spot}" for ws, o in zip(raw, out, strict=True) if ws is not o]
-            self._closing.note(f"settlements too close in time to order, seen against the manual's order: "
-                               f"{', '.join(moved)}")
-        return out
 
     # ------------------------------------------------------------------------------- reading play
 
