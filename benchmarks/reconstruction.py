@@ -14,7 +14,10 @@ settlement agree), wrong, or incomplete (the machine said it was unsure). See pi
                    holds the detector's own boxes; the second looks (the card-edge chip finder, the chip
                    verifier) are taken at replay, so a new finder or verifier needs no new cache
                    (--no-verifier measures without either; --edge-chips FILE / --no-edge-chips choose
-                   the finder, in replay and --live alike).
+                   the finder, in replay and --live alike). What the second looks and the empty-table
+                   filter give is stored too (looked_KEY.pkl, KEY a hash of the detector's settings,
+                   weights and the code that runs them), so a change to the zones, the tracker or the
+                   round machines replays a set in about ten seconds.
   --live           (video, with --cache) the cached videos through the live path instead: the detector on
                    the frames the motion gate lets through, as `tablewatch watch` runs; --regional also
                    looks only where the frame changed (pipelines/vision/regional.py). Prints frames/s.
