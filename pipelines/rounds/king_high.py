@@ -117,7 +117,7 @@ class KingHighMachine(RoundMachine):
             merged: list[ChipInstance] = []
             for inst in z.instances:
                 prev = merged[-1] if merged else None
-                if prev is not None and prev.end is not None and not any(
+                if prev is not None and prev.continued_by(inst) and not any(
                         prev.end - 1 <= d <= inst.start for d in departures):
                     prev.absorb(inst)
                 else:

@@ -60,6 +60,12 @@ class ChipInstance:
         if again[0] not in self.doubtful:
             self.doubtful.discard(kept[0])
 
+    def continued_by(self, later: ChipInstance) -> bool:
+        """`later` may be this stack seen again after it was covered: it is read, at its most, as at least half of
+        the least this stack was read as. (A $1 chip read for three frames in a Play spot after its $30 was
+        taken is no $30 stack seen again; taken as one, the Play looked settled last.)"""
+        return self.end is not None and 2 * later.peak >= min(v for _, v in self.steps) - 0.005
+
     def absorb(self, later: ChipInstance) -> None:
         """`later` was this stack again (it had only been covered): one instance from here on."""
         if self.end is not None:
@@ -129,7 +135,7 @@ class ChipZone:
         merged: list[ChipInstance] = []
         for inst in self.instances:
             prev = merged[-1] if merged else None
-            if prev is not None and prev.end is not None and inst.start - prev.end <= max_gap:
+            if prev is not None and prev.continued_by(inst) and inst.start - prev.end <= max_gap:
                 prev.absorb(inst)
             else:
                 merged.append(inst)

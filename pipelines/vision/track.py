@@ -325,12 +325,13 @@ class ZoneTracker:
         return prev[1] if frame - prev[2] <= short else frame
 
     def _loss_blips(self, zone: _Zone, frame: int) -> bool:
-        """The candidate being replaced is one more of a run of losses too short to confirm that follow the
-        candidate before them (a $1 chip read as $1, $2, $1 in a spot just emptied): the run is one blip,
-        and what came before it stays the candidate it interrupted."""
+        """The candidate being replaced is one more of a run of losses, each read for fewer than `stable_frames`
+        frames, that follow the candidate before them (a $1 chip read as $1, $2, $1 in a spot just emptied):
+        the run is one blip, and what came before it stays the candidate it interrupted."""
         prev = zone.prev_cand
         return (prev is not None and zone.cand_sig is not None and zone.cand_sig != prev[0]
-                and self._is_loss(zone.stable_sig, zone.cand_sig) and frame - prev[2] <= self.removal_frames)
+                and zone.cand_count < self.stable_frames and self._is_loss(zone.stable_sig, zone.cand_sig)
+                and frame - prev[2] <= self.removal_frames)
 
     def _emptied_first(self, zone: _Zone, new: Signature) -> int | None:
         """The first frame of a run of empty frames, at least `stable_frames` long, that the chips-only

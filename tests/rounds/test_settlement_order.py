@@ -120,6 +120,24 @@ def test_a_payout_read_higher_only_briefly_before_a_lower_total_is_in_doubt() ->
     assert _shrank([(701, 75.0), (720, 50.0), (725, 75.0)], end=760) is None
 
 
+def test_a_stack_seen_again_after_a_gap_is_the_same_stack_only_if_it_reads_as_much() -> None:
+    from pipelines.rounds.timeline import ChipZone
+
+    def instances(second: float) -> list[tuple[int, int | None, list]]:
+        z = ChipZone("seat6.play")
+        for frame, total in [(1500, 30.0), (1561, 0.0), (1575, second), (1578, 0.0)]:
+            z.update(frame, total, False)
+        z.merge_gaps(float("inf"))
+        return [(i.start, i.end, i.hidden) for i in z.instances]
+
+    # 3 Card Monster, held-out video (set 9603): a $1 chip read for three frames in the Play spot after its
+    # $30 was taken is another stack; merged, the Play looked taken at 1578, after the Royal
+    assert instances(1.0) == [(1500, 1561, []), (1575, 1578, [])]
+    # the $30 seen again (the hand had only covered it), or half of it showing: one stack, hidden for a while
+    assert instances(30.0) == [(1500, 1578, [(1561, 1575)])]
+    assert instances(15.0) == [(1500, 1578, [(1561, 1575)])]
+
+
 def test_a_stack_covered_as_its_neighbour_is_taken_keeps_the_manuals_order_in_its_box(reconstruct):
     # Pick 2 seat 3 loses its Ante, 3-5 Bonus and 5 Card Bonus, taken in that order. The hand taking the Ante
     # covers the 5 Card Bonus until it takes it: gone from view with the Ante, it was once ordered before

@@ -125,6 +125,11 @@ def test_a_flickering_blip_after_a_stack_is_taken_does_not_make_the_removal_late
     play = lambda *chips: {"seat5.play": ZoneObs(chips=list(chips))}  # noqa: E731
     frames = [play(500)] * 8 + [{}] * 4 + [play(1)] * 2 + [play(1, 1), play(1)] + [{}] * 8
     assert [(c.frame, c.after.chip_total) for c in _run(t, frames)] == [(0, 500), (8, 0)]
+    # (set 9603) $25 read for a frame, then nothing for three frames, a $1 for one, then nothing: taken when the
+    # empty run began, not from the frame after the $1
+    t = ZoneTracker(stable_frames=3)
+    frames = [play(30)] * 8 + [play(25)] + [{}] * 3 + [play(1)] + [{}] * 8
+    assert [(c.frame, c.after.chip_total) for c in _run(t, frames)] == [(0, 30), (9, 0)]
     # a reading that lasts long enough to confirm is no blip: taken, then other chips put down
     t = ZoneTracker(stable_frames=3)
     frames = [play(500)] * 8 + [{}] * 4 + [play(100)] * 7 + [{}] * 8
