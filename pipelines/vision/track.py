@@ -10,7 +10,8 @@
   away and others put down: reported as the spot emptied, then filled, not as one stack changing.
 - Cards are followed by position within their zone; a card's identity is the majority of its confident
   readings over all frames (ties keep the earlier answer), so one misread frame changes nothing; once a
-  card has readings at `sure_conf` or above, only those count. When a confirmed card's majority identity
+  card has readings at `card_sure_conf` or above, only those count; one read as two identities and never at
+  `card_sure_conf` is not known (its state is uncertain). When a confirmed card's majority identity
   changes later, that is reported as a change too.
 - Uncertain observations (below the detector's confidence) make the state `uncertain` unless it was also
   seen confidently: new contents confirm as certain once `stable_frames` of their frames were confident,
@@ -19,6 +20,11 @@
   with high confidence (`sure_conf`) for `stable_frames` more frames: a change that differs only in
   `uncertain`.
 - Each card keeps the back colour it showed most often (`ZoneState.backs`), also once turned face up.
+- A confirmed stack read confidently as other totals in most of the last `RESTLESS_WINDOW` frames, none of
+  them long enough to confirm, becomes uncertain (`_unsteady`): chips counted now with it, now with its
+  neighbour.
+- A run of loss readings, each too short to confirm, after a stack's spot first read empty is one blip: the
+  removal keeps the date of the empty run it interrupted.
 - New chips read in most of the last `RESTLESS_WINDOW` frames without ever reading alike long enough to
   confirm are confirmed as uncertain (their most frequent reading): something is there, so the round says
   it is unsure rather than passing it over.
@@ -46,7 +52,7 @@ class _CardTrack:
     x: float
     y: float
     votes: Counter = field(default_factory=Counter)
-    sure: Counter = field(default_factory=Counter)  # the readings at or above the tracker's sure_conf
+    sure: Counter = field(default_factory=Counter)  # the readings at or above the tracker's card_sure_conf
     backs: Counter = field(default_factory=Counter)
     identity: str | None = None
     flips: int = 0  # times the majority identity changed from one card to another
@@ -57,7 +63,7 @@ class _CardTrack:
     @property
     def pool(self) -> Counter:
         """The readings the identity is the majority of: the sure ones once there are any, so readings below
-        `sure_conf` never overturn a sure one (a half-covered card read as another at 0.6 for a few frames)."""
+        `card_sure_conf` never overturn a sure one (a half-covered card read as another at 0.6 for a few frames)."""
         return self.sure or self.votes
 
     def vote(self, c: CardObs, min_conf: float, swap_after: int, sure_conf: float = 1.0) -> None:
@@ -94,7 +100,8 @@ class _CardTrack:
     def contested(self) -> bool:
         """No identity yet, a swapped-in one not yet read as often again, or the majority changed hands and is
         still not clear: a covered card's index is read as the card laid over it (a hole card as the hit
-        card), or one rank as another, for frames on end."""
+        card), or one rank as another, for frames on end; or read as two identities and never surely (an
+        uncovered Ks, turned in its box, read as Kc at 0.7-0.83 three times in four for 150 frames)."""
         return (self.identity is None or self.unconfirmed > 0 or (self.flips > 0 and not self._clear)
                 or (not self.sure and len(self.votes) > 1))
 
@@ -132,6 +139,8 @@ class ZoneTracker:
 
     def __init__(self, stable_frames: int = 3, removal_frames: int | None = None, match_mm: float = 35.0,
                  vote_min_conf: float = 0.5, sure_conf: float = 0.8, card_sure_conf: float = 0.9) -> None:
+        # Cards need more than chips to count as surely read: a card reading at 0.8-0.9 is right 94 % of the time,
+        # at 0.9 and above 99.5 % (benchmarks/detector_accuracy.py, calibration on dealt frames).
         if stable_frames < 1:
             raise ValueError(f"ZoneTracker: stable_frames must be at least 1, got {stable_frames}")
         self.stable_frames = stable_frames
