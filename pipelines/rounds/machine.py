@@ -431,14 +431,12 @@ class RoundMachine:
             self.review(ws, exp_outcome.get(ws.key), live)
         self._assumed_order, self._unseen_order = [], []
         visible = self._in_dealer_order([ws for ws in seen if ws.outcome is not None], exp_order)
-        for a, b in self._assumed_order:  # the camera saw them the other way round, too close to be sure
-            live.note(f"settlement order of seat {a[0]} {a[1]} (hand {a[2]}) and seat {b[0]} {b[1]} "
-                      f"(hand {b[2]}): seen the other way round but too close in time to tell; "
-                      "the manual's order is assumed")
-        for a, b in self._unseen_order:
-            live.note(f"settlement order of seat {a[0]} {a[1]} (hand {a[2]}) and seat {b[0]} {b[1]} "
-                      f"(hand {b[2]}): a payout was laid while its wager was out of view, so which came first "
-                      "is unknown; the manual's order is assumed")
+        for pairs, why in ((self._assumed_order, "seen the other way round but too close in time to tell"),
+                           (self._unseen_order, "a payout was laid while its wager was out of view, so which "
+                                                "came first is unknown")):
+            for a, b in pairs:
+                live.note(f"settlement order of seat {a[0]} {a[1]} (hand {a[2]}) and seat {b[0]} {b[1]} "
+                          f"(hand {b[2]}): {why}; the manual's order is assumed")
         pushes = sorted((ws for ws in seen if ws.outcome is None),
                         key=lambda w: (exp_order.get(w.key, 10**6), w.key))
         for ws in pushes:
