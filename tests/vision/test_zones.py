@@ -313,6 +313,23 @@ def test_a_lone_unsure_box_off_the_rows_of_a_sure_stack_is_no_chip(oracle):
     assert sorted(mapper.observe(sure)[z.name].chips) == [1, 5, 5, 5]
 
 
+def test_an_unsure_box_that_alone_makes_its_row_too_long_is_no_chip(oracle):
+    # King High, held-out video: a box read at 0.4 between two chips of a spread row; without it the row is
+    # as long as its chips say, so it is the detector reading their overlap as a chip.
+    mapper, cam = _mapper("king-high")
+    z = mapper.layout.zone("seat2.seven")
+    stack = ChipStack([5, 5, 5], *z.centre)
+    a, b = (np.array(p) for p in chip_positions(stack)[:2])
+    seen = mapper.observe(_detections_of(mapper, cam, stack, oracle, {}, tuple((a + b) / 2), extra_value=5))
+    assert seen[z.name].chips == [5, 5, 5] and not seen[z.name].chips_uncertain
+    sure = _detections_of(mapper, cam, stack, oracle, {}, tuple((a + b) / 2), extra_value=5)
+    sure.confidence[-1], sure.data["uncertain"][-1] = 0.9, False  # read confidently, it is not ours to drop
+    assert mapper.observe(sure)[z.name].chips_uncertain
+    # Two unsure boxes either of which would do: which is the chip is a guess, so the doubt stays.
+    both = _detections_of(mapper, cam, stack, oracle, {1: 0.4}, tuple((a + b) / 2), extra_value=5)
+    assert mapper.observe(both)[z.name].chips_uncertain
+
+
 def test_outline_distances_match_each_polygon_measured_alone():
     """All zones' outlines in one array give, per zone, the distance measured against that zone alone."""
     rng = np.random.default_rng(5)
