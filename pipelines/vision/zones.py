@@ -13,7 +13,8 @@ offset, consecutive steps, never a chip worth more than the one before it: stack
 at the bottom), rows into stacks (same centre along the spread, one pitch apart), and each
 stack goes to the zone containing its centre (else the nearest within `stack_reach_mm`). A chip read below
 the detector's confidence makes its zone uncertain, unless the row vouches for it (inside the row between
-two sure chips of its kind); a lone unsure box off the rows of its spot's sure chips is no chip at all.
+two sure chips of its kind); a lone unsure box off the rows of its spot's sure chips is no chip at all, nor is
+an unsure box without which the spot's chips form one regular stack where they did not (`_misfits`).
 """
 
 from __future__ import annotations
@@ -359,18 +360,27 @@ class ZoneMapper:
 
     def _misfits(self, stacks: list[ChipStackObs], pts: np.ndarray, values: np.ndarray,
                  uncertain: np.ndarray) -> set[int]:
-        """Unsure boxes that alone make their stack irregular: without the one box the stack's rows are as long
-        as their chips say. A box between two chips of a spread row is the detector reading their overlap
-        as a chip (on held-out frames, such a box was no chip in 192 of 196 cases, a one-off count against
-        the simulator's perfect observation); when more than one unsure box would do, none is dropped."""
+        """Unsure boxes that alone spoil their spot's reading: without the one box, the spot's chips form regular
+        stacks (rows as long as their chips say) where they did not, or one stack where they formed several. Such
+        a box is the detector reading two chips' overlap as a chip: between two chips of a row (the row too
+        long), or worth more than the chip below it (a row never is, so it starts a second stack in the spot).
+        On held-out frames, a box that alone made its row too long was no chip in 192 of 196 cases (a one-off
+        count against the simulator's perfect observation). When more than one unsure box would do, which is
+        the chip is a guess: none is dropped."""
         out: set[int] = set()
+        by_zone: dict[str, list[ChipStackObs]] = defaultdict(list)
         for st in stacks:
-            if st.regular:
+            if st.zone is not None:
+                by_zone[st.zone].append(st)
+        for held in by_zone.values():
+            if len(held) == 1 and held[0].regular:
                 continue
+            members = sorted(m for st in held for m in st.members)
             fits = []
-            for m in (m for m in st.members if uncertain[m]):
-                rest = [k for k in st.members if k != m]
-                if rest and all(s.regular for s in self.group_stacks(pts[rest], values[rest])):
+            for m in (m for m in members if uncertain[m]):
+                rest = [k for k in members if k != m]
+                regrouped = self.group_stacks(pts[rest], values[rest]) if rest else []
+                if regrouped and all(s.regular for s in regrouped) and (len(held) == 1 or len(regrouped) == 1):
                     fits.append(m)
             if len(fits) == 1:
                 out.add(fits[0])

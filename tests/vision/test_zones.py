@@ -330,6 +330,21 @@ def test_an_unsure_box_that_alone_makes_its_row_too_long_is_no_chip(oracle):
     assert mapper.observe(both)[z.name].chips_uncertain
 
 
+def test_an_unsure_box_that_alone_splits_a_spot_into_two_stacks_is_no_chip(oracle):
+    # King High, held-out video: a $2 seven (two $1) with a box read as $100 at 0.4 between them. A row never
+    # holds a chip worth more than the one before it, so the box starts a second stack in the one spot; without
+    # it the spot holds one regular stack.
+    mapper, cam = _mapper("king-high")
+    z = mapper.layout.zone("seat2.seven")
+    stack = ChipStack([1, 1], *z.centre)
+    a, b = (np.array(p) for p in chip_positions(stack))
+    seen = mapper.observe(_detections_of(mapper, cam, stack, oracle, {}, tuple((a + b) / 2), extra_value=100))
+    assert seen[z.name].chips == [1, 1] and not seen[z.name].chips_uncertain
+    sure = _detections_of(mapper, cam, stack, oracle, {}, tuple((a + b) / 2), extra_value=100)
+    sure.confidence[-1], sure.data["uncertain"][-1] = 0.9, False
+    assert sorted(mapper.observe(sure)[z.name].chips) == [1, 1, 100]
+
+
 def test_outline_distances_match_each_polygon_measured_alone():
     """All zones' outlines in one array give, per zone, the distance measured against that zone alone."""
     rng = np.random.default_rng(5)
