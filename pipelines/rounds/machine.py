@@ -203,6 +203,7 @@ class RoundMachine:
             earlier.append(doubt.note)
         if ch.after.uncertain:
             note = f"uncertain observation in {ch.zone} at frame {ch.frame}"
+            note += f": {ch.after.doubt}" if ch.after.doubt else ""
             live.note(note)
             live.doubts[ch.zone] = ZoneDoubt(note, ch.before, self._cards_trace(live, ch.zone), earlier)
         if ref.area in ("bet", "paid"):

@@ -50,6 +50,8 @@ class ZoneState:
     # Back colour of each card, in the order of `cards` (None where no back was seen), or () when no
     # back was seen at all: a wrong deck in a two-deck rotation shows only here.
     backs: tuple[str | None, ...] = ()
+    # Why it is uncertain, in words for the round's note; not part of what the zone holds.
+    doubt: str = field(default="", compare=False)
 
     @property
     def empty(self) -> bool:

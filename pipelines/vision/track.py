@@ -28,6 +28,7 @@
 - New chips read in most of the last `RESTLESS_WINDOW` frames without ever reading alike long enough to
   confirm are confirmed as uncertain (their most frequent reading): something is there, so the round says
   it is unsure rather than passing it over.
+- Every uncertain state says why (`ZoneState.doubt`), in the words the round's note gives the reviewer.
 """
 
 from __future__ import annotations
@@ -44,6 +45,13 @@ CLEAR_SHARE = 0.75
 # New chips read in this share of the last RESTLESS_WINDOW frames without confirming are confirmed as uncertain.
 RESTLESS_WINDOW, RESTLESS_SHARE = 20, 0.6
 Signature = tuple[tuple[tuple[int, bool], ...], float]  # ((track id, face up) in table order, chip total)
+# Why a state is uncertain, in the words a round's note gives a reviewer (`ZoneState.doubt`).
+DOUBTFUL_READINGS = ("read with doubt in most of its frames (below the detector's confidence, a card read through "
+                     "chips on it, or chips reaching into another spot)")
+CONTESTED_CARD = "a card read as more than one card and never surely"
+RESTLESS_CHIPS = f"chips read in most of the last {RESTLESS_WINDOW} frames, never alike long enough to confirm"
+UNSTEADY_STACK = (f"its stack read confidently as other totals in most of the last {RESTLESS_WINDOW} frames "
+                  "(chips counted now with it, now with the stack beside it)")
 
 
 @dataclass
@@ -209,12 +217,14 @@ class ZoneTracker:
             out.append(t)
         return out
 
-    def _state(self, zone: _Zone, sig: Signature, uncertain: bool) -> ZoneState:
+    def _state(self, zone: _Zone, sig: Signature, uncertain: bool, why: str = DOUBTFUL_READINGS) -> ZoneState:
+        """The state `sig` reads as; `why` says why it is uncertain when `uncertain`."""
         cards = tuple((zone.tracks[tid].identity if up else None, up) for tid, up in sig[0])
         unread = any(up and zone.tracks[tid].contested for tid, up in sig[0])
         backs = tuple(zone.tracks[tid].back for tid, _ in sig[0])
+        doubt = why if uncertain else CONTESTED_CARD if unread else ""
         return ZoneState(cards=cards, chip_total=sig[1], uncertain=uncertain or unread,
-                         backs=backs if any(backs) else ())
+                         backs=backs if any(backs) else (), doubt=doubt)
 
     def _is_loss(self, stable: Signature, new: Signature) -> bool:
         """New contents are the stable ones with something missing: what a covering hand looks like."""
@@ -238,7 +248,7 @@ class ZoneTracker:
             # certain after all (the hand that half-covered a chip has moved away).
             zone.sure_again += zone.stable.uncertain and not uncertain and self._sure(zo, tracks)
             doubt = zone.stable.uncertain and zone.sure_again < self.stable_frames
-            refreshed = self._state(zone, sig, doubt)
+            refreshed = self._state(zone, sig, doubt, zone.stable.doubt or DOUBTFUL_READINGS)
             if refreshed != zone.stable:  # a confirmed card's majority identity changed
                 change = ZoneChange(name, frame, zone.stable, refreshed)
                 zone.stable = refreshed
@@ -292,7 +302,7 @@ class ZoneTracker:
             return None
         zone.unsteady.clear()
         zone.sure_again = 0
-        doubted = replace(zone.stable, uncertain=True)
+        doubted = replace(zone.stable, uncertain=True, doubt=UNSTEADY_STACK)
         change = ZoneChange(name, frame, zone.stable, doubted)
         zone.stable = doubted
         return change
@@ -308,7 +318,7 @@ class ZoneTracker:
         if len(seen) < RESTLESS_SHARE * RESTLESS_WINDOW:
             return None
         best = Counter(s for _, s in seen).most_common(1)[0][0]  # ties: the one seen first
-        after = self._state(zone, best, True)
+        after = self._state(zone, best, True, RESTLESS_CHIPS)
         change = ZoneChange(name, seen[0][0], zone.stable, after)
         self._settle_on(zone, best, after)
         return change

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from pipelines.rounds.compare import compare_rounds
 from pipelines.vision.observe import FrameObs
+from pipelines.vision.track import DOUBTFUL_READINGS
 
 from .conftest import rounds_with_edited_observations
 
@@ -44,4 +45,6 @@ def test_a_doubt_that_lasts_until_the_card_is_turned_stays(reconstruct):
     got = rounds_with_edited_observations("3-card-monster", scripted, setup, edit)
     rnd = next(r for r in got if r.round_id == truth.round_id)
     assert any("uncertain observation in dealer.card2" in n for n in rnd.notes), rnd.notes
+    note = next(n for n in rnd.notes if "uncertain observation in dealer.card2" in n)
+    assert note.endswith(f": {DOUBTFUL_READINGS}"), note  # it says why, for the reviewer
     assert compare_rounds([rnd], [truth])[0].result == "incomplete"

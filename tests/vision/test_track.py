@@ -5,7 +5,7 @@ from dataclasses import replace
 import pytest
 
 from pipelines.vision.observe import CardObs, ZoneObs
-from pipelines.vision.track import ZoneTracker
+from pipelines.vision.track import CONTESTED_CARD, DOUBTFUL_READINGS, RESTLESS_CHIPS, UNSTEADY_STACK, ZoneTracker
 
 
 def _cards(*names: str | None, conf: float = 0.9, uncertain: bool = False) -> ZoneObs:
@@ -146,6 +146,7 @@ def test_a_stack_read_confidently_as_other_totals_frame_after_frame_is_unsure():
     changes = _run(t, [paid(100)] * 4 + [paid(v) for v in flicker])
     assert changes[0].after.chip_total == 100 and not changes[0].after.uncertain
     assert changes[-1].after == replace(changes[0].after, uncertain=True)
+    assert changes[-1].after.doubt == UNSTEADY_STACK and not changes[0].after.doubt  # the note says why
     # read confidently as $100 again for a while: no doubt left
     _run_from(t, len(flicker) + 4, [paid(100)] * 4)
     assert not t.states()["seat2.ante.paid"].uncertain
@@ -163,7 +164,7 @@ def test_a_card_read_as_two_cards_and_never_with_high_confidence_is_unsure():
     reads = (["Kc", "Kc", "Kc", "Ks"] * 15)
     _run(t, [{"seat5.cards": _cards(r, conf=0.8 if r == "Kc" else 0.65)} for r in reads])
     state = t.states()["seat5.cards"]
-    assert state.cards == (("Kc", True),) and state.uncertain
+    assert state.cards == (("Kc", True),) and state.uncertain and state.doubt == CONTESTED_CARD
     # the same readings with one at high confidence, or never another identity: no doubt
     t = ZoneTracker(stable_frames=3)
     _run(t, [{"seat5.cards": _cards(r, conf=0.95 if i == 0 else 0.8)} for i, r in enumerate(["Kc", *reads])])
@@ -203,6 +204,7 @@ def test_uncertain_observations_propagate():
     assert not changes  # still waiting for a confident look
     changes = _run(t, [{"seat1.cards": _cards("Ah", uncertain=True)}])
     assert changes and changes[0].after.uncertain and changes[0].frame == 0
+    assert changes[0].after.doubt == DOUBTFUL_READINGS
     assert changes[0].after.cards == ((None, True),)  # never read confidently: unknown
 
 
@@ -275,7 +277,7 @@ def test_chips_that_never_read_the_same_long_enough_are_confirmed_with_doubt():
     changes = _run(t, frames)
     assert len(changes) == 1
     ch = changes[0]
-    assert ch.after.uncertain and ch.after.chip_total == 5 and ch.frame == 4
+    assert ch.after.uncertain and ch.after.chip_total == 5 and ch.frame == 4 and ch.after.doubt == RESTLESS_CHIPS
 
 
 def test_a_hand_passing_over_an_empty_spot_confirms_nothing():
