@@ -4,13 +4,16 @@ The detector reads chips at 960x544; its unsure chip boxes (below `verify_below`
 phantoms about equally often (a box in the gap between a wager and its payout, or past a row's end), and
 neither geometry nor time tells them apart (benchmarks/RESULTS.md, seventh session). The verifier looks
 at each such box's crop at full resolution with its neighbours around it and answers `none` or a
-denomination; a confident `none` drops the box, anything else leaves it as the detector gave it.
+denomination; a confident `none` drops the box.
 
-It never makes a box sure. Letting a confident answer of the detector's own denomination do so turned
-unsure rounds exact but also wrong: 12 wrong of 160 on the four held-out video sets, against 1 without
-the verifier, nearly all a duplicate box half on a chip confirmed as a second chip (its training labels
-left boxes 0.25-0.5 of a chip off a chip out as ambiguous, so it never learnt them). Drops alone: 1
-wrong, as without the verifier, and 5 more exact (benchmarks/RESULTS.md, eighth session).
+A box the detector is uncertain of (below its `uncertain_below`) is dropped as well when the verifier gives the
+box's own denomination less than `disagree_below` (0.1): most often it is the detector reading the overlap of
+two chips as a third, where the verifier sees one of the two. A one-off count of such boxes against the
+simulator's perfect observation (a box is no chip when its zone reads right without it) on held-out video:
+no chip 156 times in 157 on two King High sets; on four more sets (one per game) no chip 121 times in 169, a
+real chip 12 times, a real chip of another denomination 36 times. Through the round machines it turned 135
+exact rounds of 200 into 137, none wrong (benchmarks/RESULTS.md, twenty-second session). Any other box
+stays as the detector gave it.
 """
 
 from __future__ import annotations
@@ -26,13 +29,17 @@ from .crops import chip_crops
 
 
 class ChipVerifier:
-    def __init__(self, session, names: tuple[str, ...], verify_below: float, accept: float) -> None:
+    def __init__(self, session, names: tuple[str, ...], verify_below: float, accept: float,
+                 disagree_below: float = 0.0) -> None:
         self._session = session
         self._input = session.get_inputs()[0].name
         self.names = names
         self._none = names.index("none")
         self.verify_below = verify_below
         self.accept = accept
+        self.disagree_below = disagree_below
+        # the verifier's class for each chip value, to read its probability for the detector's denomination
+        self._class_of = {int(n[5:]): k for k, n in enumerate(names) if n.startswith("chip_")}
 
     def probabilities(self, frame: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """(N, classes) verifier probabilities for chip boxes (N, 4 xyxy) in `frame`."""
@@ -53,11 +60,15 @@ class ChipVerifier:
         probs = self.probabilities(frame, det.xyxy[todo])
         keep = np.ones(len(det), bool)
         keep[todo[(probs.argmax(1) == self._none) & (probs.max(1) >= self.accept)]] = False
+        own = np.array([self._class_of.get(int(v), self._none) for v in det.data["chip_value"][todo]], int)
+        unsure = np.asarray(det.data.get("uncertain", np.zeros(len(det), bool)), bool)[todo]
+        keep[todo[unsure & (probs[np.arange(len(todo)), own] < self.disagree_below)]] = False
         return det[keep]
 
 
-def load_verifier(path: Path, session, verify_below: float, accept: float) -> ChipVerifier:
+def load_verifier(path: Path, session, verify_below: float, accept: float, disagree_below: float = 0.0
+                  ) -> ChipVerifier:
     from .detect import _model_names
 
     names = _model_names(session, path, VERIFIER_CLASSES)
-    return ChipVerifier(session, names, verify_below, accept)
+    return ChipVerifier(session, names, verify_below, accept, disagree_below)

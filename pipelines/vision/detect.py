@@ -34,6 +34,8 @@ class DetectorConfig:
     verifier_path: Path | None = MODELS_DIR / "chip_verifier.onnx"  # None: the detector's chips as they come
     verify_below: float = 0.9  # chip boxes below this go to the verifier (precision is 0.99+ only above 0.8)
     verifier_accept: float = 0.97  # the verifier's answer counts at or above this (chosen on held-out crops)
+    # an uncertain chip box the verifier gives less than this for its own denomination is dropped (chip_verifier.py)
+    verifier_disagree: float = 0.1
     imgsz: tuple[int, int] = (544, 960)  # (height, width): a 16:9 letterbox wastes no pixels on padding
     conf: float = 0.25  # below this a detection is dropped (chosen on held-out frames: benchmarks/detector_accuracy.py)
     uncertain_below: float = 0.6  # kept but marked uncertain (a round it touches goes to review)
@@ -168,7 +170,7 @@ class Detector:
 
             path = self.config.verifier_path
             self._verifier = load_verifier(path, _session(path, self.config.threads), self.config.verify_below,
-                                           self.config.verifier_accept)
+                                           self.config.verifier_accept, self.config.verifier_disagree)
         # Class order comes from each model's own metadata: ultralytics sorts ImageFolder class names
         # ("Ac" before "Tc"), so the classifier's order is not cards.DECK's.
         self.det_names = _model_names(self._det, self.config.detector_path, DET_CLASSES)

@@ -80,6 +80,34 @@ def test_verifier_drops_a_phantom_past_the_rows_end_and_keeps_the_real_chips():
     assert out.data["uncertain"].all()  # kept as the detector gave them: the verifier never makes a box sure
 
 
+def _chip_detections(boxes: np.ndarray, values: list[int], conf: list[float], uncertain: list[bool]) -> sv.Detections:
+    n = len(values)
+    return sv.Detections(
+        xyxy=np.asarray(boxes, np.float32), confidence=np.array(conf, np.float32), class_id=np.zeros(n, int),
+        data={"class_name": np.array([f"chip_{v}" for v in values], object), "card": np.full(n, "", object),
+              "card_confidence": np.zeros(n, np.float32), "chip_value": np.array(values, np.int32),
+              "uncertain": np.array(uncertain, bool)})
+
+
+def test_verifier_drops_an_uncertain_box_it_reads_as_another_denomination():
+    # King High, held-out video: a box between two chips of a row (a $25 and a $5), read as $100 at 0.41; the
+    # verifier reads the crop as the $25 it mostly shows, so the $100 is the detector's guess at an overlap.
+    frame, chips = _frame_with_a_row_of_chips()
+    boxes = np.array([lb[1:] for lb in chips], np.float32)
+    values = [int(lb.cls[5:]) for lb in chips]
+    order = np.argsort(boxes[:, 0])
+    between = (boxes[order[0]] + boxes[order[1]]) / 2
+    det = _chip_detections(np.vstack([boxes, between]), [*values, 100], [0.5] * 5, [True] * 5)
+    out = Detector().verify_chips(frame, det)
+    assert sorted(out.data["chip_value"].tolist()) == sorted(values)  # the real chips stay, unsure as they came
+    assert out.data["uncertain"].all()
+    off = Detector(DetectorConfig(verifier_disagree=0.0)).verify_chips(frame, det)
+    assert len(off) == 5  # turned off: only a confident `none` drops a box
+    # A box read at the detector's own confidence is not the verifier's to drop for its denomination.
+    sure = _chip_detections(np.vstack([boxes, between]), [*values, 100], [0.5] * 4 + [0.7], [True] * 4 + [False])
+    assert len(Detector().verify_chips(frame, sure)) == 5
+
+
 def test_without_a_verifier_unsure_boxes_are_left_as_they_came():
     frame, chips = _frame_with_a_row_of_chips()
     boxes = np.array([lb[1:] for lb in chips], np.float32)
@@ -97,7 +125,8 @@ def test_table_config_turns_the_verifier_off_and_sets_its_thresholds():
 
     root = Path(__file__).resolve().parents[2]
     cfg = load_table_config(root / "infra" / "tables" / "king-high.yaml")
-    on = _detector_for(cfg.model_copy(update={"vision": cfg.vision.model_copy(update={"verifier_accept": 0.99})}))
-    assert on._verifier is not None and on._verifier.accept == 0.99
+    on = _detector_for(cfg.model_copy(update={"vision": cfg.vision.model_copy(update={"verifier_accept": 0.99,
+                                                                                      "verifier_disagree": 0.3})}))
+    assert on._verifier is not None and on._verifier.accept == 0.99 and on._verifier.disagree_below == 0.3
     off = _detector_for(cfg.model_copy(update={"vision": cfg.vision.model_copy(update={"chip_verifier": False})}))
     assert off._verifier is None
