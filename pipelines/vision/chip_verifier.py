@@ -60,9 +60,10 @@ class ChipVerifier:
         probs = self.probabilities(frame, det.xyxy[todo])
         keep = np.ones(len(det), bool)
         keep[todo[(probs.argmax(1) == self._none) & (probs.max(1) >= self.accept)]] = False
-        own = np.array([self._class_of.get(int(v), self._none) for v in det.data["chip_value"][todo]], int)
+        own = np.array([self._class_of.get(int(v), -1) for v in det.data["chip_value"][todo]], int)
+        p_own = np.where(own >= 0, probs[np.arange(len(todo)), own], 1.0)  # a value it was not taught: no say
         unsure = np.asarray(det.data.get("uncertain", np.zeros(len(det), bool)), bool)[todo]
-        keep[todo[unsure & (probs[np.arange(len(todo)), own] < self.disagree_below)]] = False
+        keep[todo[unsure & (p_own < self.disagree_below)]] = False
         return det[keep]
 
 

@@ -14,7 +14,7 @@ at the bottom), rows into stacks (same centre along the spread, one pitch apart)
 stack goes to the zone containing its centre (else the nearest within `stack_reach_mm`). A chip read below
 the detector's confidence makes its zone uncertain, unless the row vouches for it (inside the row between
 two sure chips of its kind); a lone unsure box off the rows of its spot's sure chips is no chip at all, nor is
-an unsure box without which the spot's chips form one regular stack where they did not (`_misfits`).
+an unsure box without which the spot's chips form regular stacks, or one stack, where they did not (`_misfits`).
 """
 
 from __future__ import annotations
