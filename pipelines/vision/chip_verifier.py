@@ -12,8 +12,15 @@ two chips as a third, where the verifier sees one of the two. A one-off count of
 simulator's perfect observation (a box is no chip when its zone reads right without it) on held-out video:
 no chip 156 times in 157 on two King High sets; on four more sets (one per game) no chip 121 times in 169, a
 real chip 12 times, a real chip of another denomination 36 times. Through the round machines it turned 135
-exact rounds of 200 into 137, none wrong (benchmarks/RESULTS.md, twenty-second session). Any other box
-stays as the detector gave it.
+exact rounds of 200 into 137, none wrong (benchmarks/RESULTS.md, twenty-second session). On random piles
+(detector_accuracy.py's scattered frames) it drops real chips as well: chip denomination 0.9625 → 0.9548 there,
+unchanged on dealt tables. Any other box stays as the detector gave it.
+
+It never makes a box sure. Letting a confident answer of the detector's own denomination do so turned
+unsure rounds exact but also wrong: 12 wrong of 160 on the four held-out video sets, against 1 without
+the verifier, nearly all a duplicate box half on a chip confirmed as a second chip (its training labels
+left boxes 0.25-0.5 of a chip off a chip out as ambiguous, so it never learnt them). Drops alone: 1
+wrong, as without the verifier, and 5 more exact (benchmarks/RESULTS.md, eighth session).
 """
 
 from __future__ import annotations
