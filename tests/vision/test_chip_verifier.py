@@ -90,8 +90,9 @@ def _chip_detections(boxes: np.ndarray, values: list[int], conf: list[float], un
 
 
 def test_verifier_drops_an_uncertain_box_it_reads_as_another_denomination():
-    # King High, held-out video: a box between two chips of a row (a $25 and a $5), read as $100 at 0.41; the
-    # verifier reads the crop as the $25 it mostly shows, so the $100 is the detector's guess at an overlap.
+    # A box between two chips of a row (a $25 and a $5) read as $100 at 0.5, as held-out King High video shows
+    # a $100 at 0.41 against two $1: the verifier reads the crop as the $25 it mostly shows, so the $100 is the
+    # detector's guess at an overlap.
     frame, chips = _frame_with_a_row_of_chips()
     boxes = np.array([lb[1:] for lb in chips], np.float32)
     values = [int(lb.cls[5:]) for lb in chips]

@@ -331,9 +331,9 @@ def test_an_unsure_box_that_alone_makes_its_row_too_long_is_no_chip(oracle):
 
 
 def test_an_unsure_box_that_alone_splits_a_spot_into_two_stacks_is_no_chip(oracle):
-    # King High, held-out video: a $2 seven (two $1) with a box read as $100 at 0.4 between them. A row never
-    # holds a chip worth more than the one before it, so the box starts a second stack in the one spot; without
-    # it the spot holds one regular stack.
+    # A $2 seven (two $1) with a box read as $100 at 0.4 between them. A row never holds a chip worth more than
+    # the one before it, so the box starts a second stack in the one spot; without it the spot holds one
+    # regular stack.
     mapper, cam = _mapper("king-high")
     z = mapper.layout.zone("seat2.seven")
     stack = ChipStack([1, 1], *z.centre)
