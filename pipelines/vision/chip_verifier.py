@@ -37,7 +37,7 @@ from .crops import chip_crops
 
 class ChipVerifier:
     def __init__(self, session, names: tuple[str, ...], verify_below: float, accept: float,
-                 disagree_below: float = 0.0) -> None:
+                 disagree_below: float) -> None:
         self._session = session
         self._input = session.get_inputs()[0].name
         self.names = names
@@ -74,7 +74,7 @@ class ChipVerifier:
         return det[keep]
 
 
-def load_verifier(path: Path, session, verify_below: float, accept: float, disagree_below: float = 0.0
+def load_verifier(path: Path, session, verify_below: float, accept: float, disagree_below: float
                   ) -> ChipVerifier:
     from .detect import _model_names
 
