@@ -5,7 +5,12 @@ video (codec noise and all), labelled against the simulator's truth:
 - a box centred on a chip that shows (a renderer label) takes that chip's denomination;
 - a box whose centre is far from every chip on the table, hidden ones included, is `none` (a phantom:
   the gap between a wager and its payout, the felt past a row's end, a card's pip);
-- anything between is left out, as neither answer would be honest.
+- anything between is left out, as neither answer would be honest;
+- except that, with `matched` (generator 2), the detector's boxes are first paired one to one with the shown
+  chips, nearest first: a box paired with a chip within half a side takes its denomination however far off
+  its centre lies, and a box left over is `none` unless it sits on a chip too (a near-duplicate, left out).
+  That is the phantom the detector draws over two chips' overlap, or just past a row's end, which the
+  distances alone leave out: the box is half on a chip, but the chip already has its box.
 Jittered boxes on true chips, and boxes slid off them, add the same two kinds of example beyond what one
 detector happens to propose.
 """
@@ -47,13 +52,45 @@ def box_truth(boxes: np.ndarray, shown: np.ndarray, shown_values: np.ndarray,
     return d_shown / side, values, _nearest(centres, every_chip)[0] / side
 
 
+PAIR_WITHIN = 0.5  # a box paired with a chip within this many sides is that chip's one box
+DUPLICATE_WITHIN = 0.2  # a box left unpaired this close to a chip looks like it: no honest label
+
+
 def labels_from_truth(d_shown: np.ndarray, values: np.ndarray, d_all: np.ndarray,
-                      real_within: float = REAL_WITHIN, phantom_beyond: float = PHANTOM_BEYOND) -> np.ndarray:
-    """Verifier class index per box from `box_truth`, or -1 where the truth is ambiguous."""
+                      real_within: float = REAL_WITHIN, phantom_beyond: float = PHANTOM_BEYOND,
+                      matched: np.ndarray | None = None) -> np.ndarray:
+    """Verifier class index per box from `box_truth`, or -1 where the truth is ambiguous.
+
+    `matched` (1 paired, 0 left over, -1 not a detector box) refines the ambiguous middle (see the module's
+    docstring)."""
     out = np.full(len(d_shown), -1, int)
     out[d_all > phantom_beyond] = 0
     real = d_shown < real_within
+    if matched is not None:
+        out[(matched == 0) & (d_all >= DUPLICATE_WITHIN)] = 0
+        real = (real & (matched != 0)) | ((matched == 1) & (d_shown < PAIR_WITHIN))
     out[real] = [1 + CHIP_VALUES.index(int(v)) for v in values[real]]
+    return out
+
+
+def pair_boxes(boxes: np.ndarray, shown: np.ndarray, within: float = PAIR_WITHIN) -> np.ndarray:
+    """1 for each box (N, 4 xyxy) paired one to one with a shown chip's centre (M, 2), nearest pairs first,
+    within `within` box sides; 0 for the boxes left over."""
+    boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
+    shown = np.asarray(shown, np.float64).reshape(-1, 2)
+    out = np.zeros(len(boxes), int)
+    if not len(boxes) or not len(shown):
+        return out
+    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+    side = np.maximum(np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]), 1e-6)
+    d = np.linalg.norm(centres[:, None] - shown[None], axis=-1) / side[:, None]
+    free_chip = np.ones(len(shown), bool)
+    for flat in np.argsort(d, axis=None):  # greedy by distance: boxes on a chip's centre claim it first
+        i, j = divmod(int(flat), len(shown))
+        if d[i, j] >= within:
+            break
+        if not out[i] and free_chip[j]:
+            out[i], free_chip[j] = 1, False
     return out
 
 
@@ -102,7 +139,8 @@ def session_crops(game: str, rounds: int, seed: int, fault_rate: float = 0.2, ev
     scripted, _ = script_session(game, rounds, seed, fault_rate)
     scenes = [s for r in scripted for s in r.scenes]
     det = Detector(DetectorConfig(verifier_path=None))  # the detector's own proposals, unverified
-    parts: dict[str, list] = {k: [] for k in ("x", "y", "conf", "det_class", "source", "d_shown", "value", "d_all")}
+    keys = ("x", "y", "conf", "det_class", "source", "d_shown", "value", "d_all", "matched")
+    parts: dict[str, list] = {k: [] for k in keys}
     with tempfile.TemporaryDirectory() as tmp:
         truth = simulate_session(game, rounds, seed, tmp, fault_rate, progress=False)
         for f in FrameSource(str(Path(tmp) / truth.video), fps=truth.fps):
@@ -119,14 +157,17 @@ def session_crops(game: str, rounds: int, seed: int, fault_rate: float = 0.2, ev
             is_chip = np.asarray(d.data["chip_value"]) > 0
             conf = np.asarray(d.confidence)[is_chip]
             keep = (conf < 0.9) | (rng.random(len(conf)) < SURE_KEEP)
+            shown_centres = (shown_boxes[:, :2] + shown_boxes[:, 2:]) / 2
+            paired = pair_boxes(np.asarray(d.xyxy)[is_chip], shown_centres)[keep]  # pairing sees every box
             det_boxes = np.asarray(d.xyxy)[is_chip][keep]
             extra = _extra_boxes(shown_boxes, rng, extra_per_frame)
             boxes = np.concatenate([det_boxes, extra])
-            dist = box_truth(boxes, (shown_boxes[:, :2] + shown_boxes[:, 2:]) / 2, shown_values, every_px)
-            y = labels_from_truth(*dist)
+            matched = np.concatenate([paired, np.full(len(extra), -1)])
+            dist = box_truth(boxes, shown_centres, shown_values, every_px)
+            y = labels_from_truth(*dist, matched=matched)
             # Ambiguous boxes are kept with their distances, so labels can be redrawn without a rebuild.
             ok = (y >= 0) | (dist[0] < 0.5)
-            for key, part in zip(("d_shown", "value", "d_all"), dist, strict=True):
+            for key, part in zip(("d_shown", "value", "d_all", "matched"), (*dist, matched), strict=True):
                 parts[key].append(part[ok])
             parts["x"].append(chip_crops(f.image, boxes[ok], VERIFIER_IMGSZ))
             parts["y"].append(y[ok])

@@ -42,7 +42,7 @@ def load_crops(files: list[Path], easy_keep: float = EASY_KEEP, seed: int = 0) -
     parts = [np.load(f) for f in files]
     data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0].files}
     if "d_shown" in data:
-        data["y"] = labels_from_truth(data["d_shown"], data["value"], data["d_all"])
+        data["y"] = labels_from_truth(data["d_shown"], data["value"], data["d_all"], matched=data.get("matched"))
     easy = (data["source"] == 0) & (data["conf"] >= EASY_CONF)
     keep = (data["y"] >= 0) & (~easy | (np.random.default_rng(seed).random(len(easy)) < easy_keep))
     return {k: v[keep] for k, v in data.items()}

@@ -13,7 +13,7 @@ from pipelines.games.layout import layout_for
 from pipelines.sim.camera import Camera
 from pipelines.sim.render import render
 from pipelines.sim.scene import ChipStack, Scene
-from pipelines.vision.chip_verifier_data import label_boxes
+from pipelines.vision.chip_verifier_data import box_truth, label_boxes, labels_from_truth, pair_boxes
 from pipelines.vision.crops import chip_crops
 from pipelines.vision.detect import Detector, DetectorConfig, ModelError
 
@@ -30,6 +30,27 @@ def test_labels_a_box_on_a_shown_chip_with_its_value_and_a_box_on_bare_felt_as_n
     ], float)
     got = label_boxes(boxes, shown, np.array([25, 5]), every)
     assert got.tolist() == [3, 2, -1, 0, -1]  # chip_25, chip_5, skipped, none, skipped
+
+
+def test_pairing_gives_each_chip_one_box_and_labels_the_box_left_over_as_none():
+    shown = np.array([[100.0, 100.0], [112.0, 100.0], [124.0, 100.0]])  # a row of three, 12 px apart
+    boxes = np.array([
+        [90, 90, 110, 110],  # on the first chip
+        [102, 90, 122, 110],  # on the second
+        [107.5, 90, 127.5, 110],  # between the second and third (0.275 and 0.325 sides off): a phantom
+        [120, 90, 140, 110],  # the third's box, 6 px (0.3 sides) off its centre: the third's one box
+    ], float)
+    paired = pair_boxes(boxes, shown)
+    assert paired.tolist() == [1, 1, 0, 1]
+    d_shown, values, d_all = box_truth(boxes, shown, np.array([1, 1, 5]), shown)
+    assert labels_from_truth(d_shown, values, d_all).tolist() == [1, 1, -1, -1]  # distances alone: left out
+    got = labels_from_truth(d_shown, values, d_all, matched=paired)
+    assert got.tolist() == [1, 1, 0, 2]  # chip_1, chip_1, none, chip_5
+    # A near-duplicate of a paired box is no honest example either way; boxes not the detector's keep distances.
+    dup = np.array([[91, 90, 111, 110]], float)
+    assert pair_boxes(np.concatenate([boxes, dup]), shown)[-1] == 0
+    assert labels_from_truth(*box_truth(dup, shown, np.array([1, 1, 5]), shown), matched=np.array([0]))[0] == -1
+    assert labels_from_truth(*box_truth(dup, shown, np.array([1, 1, 5]), shown), matched=np.array([-1]))[0] == 1
 
 
 def test_chip_crop_is_centred_on_the_box_and_twice_its_size():
