@@ -348,13 +348,14 @@ class ZoneMapper:
             chip_idx = np.delete(chip_idx, sorted(misfits))
             stacks = self.group_stacks(centres[chip_idx], chip_vals[chip_idx])
         off_row = self._off_row_ghosts(stacks, centres[chip_idx], uncertain[chip_idx])
+        adrift = self._adrift(stacks, centres[chip_idx], chip_vals[chip_idx], skip=off_row)
         for k, st in enumerate(stacks):
             if st.zone is None or k in off_row:
                 continue
             members = chip_idx[list(st.members)]
             obs[st.zone].chips.extend(int(chip_vals[i]) for i in members)
             doubted = uncertain[members] & ~_vouched(st, chip_idx, uncertain, chip_vals)
-            obs[st.zone].chips_uncertain |= bool(doubted.any()) or not st.regular
+            obs[st.zone].chips_uncertain |= bool(doubted.any()) or not st.regular or st.zone in adrift
             obs[st.zone].chips_min_confidence = min(obs[st.zone].chips_min_confidence, float(conf[members].min()))
         return _sorted(obs)
 
@@ -405,6 +406,33 @@ class ZoneMapper:
             dv = np.abs(v[sure[st.zone]] - v[st.members[0]])
             if ((dv >= 0.25 * pitch) & (dv <= 0.75 * pitch)).all():
                 out.add(k)
+        return out
+
+    def _adrift(self, stacks: list[ChipStackObs], pts: np.ndarray, values: np.ndarray, skip: set[int]) -> set[str]:
+        """Zones whose total hangs on a lone chip lying on another spot's row, past its end by 1.4 to 2 steps
+        (each spot's and the row's). Rows break at a gap of 1.4 steps (`_split_runs`), so a chip of the row whose
+        box lies a few mm off, or a chip slid off the stack, lands in the next spot as a wager of its own: on
+        held-out King High video a 4 × $100 stack whose top chip's box lay 10 mm off read as $300 and $100 in the
+        next spot, sure of both. Which spot the chip is in is a guess, so both spots are read with doubt. A
+        payout beside its own wager is no such guess (laid there on purpose, and read as the payout)."""
+        u_ax, v_ax = self.spread.axes
+        u, v = pts @ u_ax, pts @ v_ax
+        step, v_tol = self.spread.step_mm, 0.3 * self.spread.row_pitch_mm
+        out: set[str] = set()
+        for k, lone in enumerate(stacks):
+            if k in skip or lone.zone is None or len(lone.members) != 1:
+                continue
+            m = lone.members[0]
+            for j, st in enumerate(stacks):
+                if j == k or j in skip or st.zone is None or _spot(st.zone) == _spot(lone.zone):
+                    continue
+                near = [r for r in st.rows if abs(float(np.mean(v[list(r)])) - v[m]) <= v_tol]
+                for row in near:
+                    # past the row's top (values never rise along it) or before its bottom (never fall)
+                    past = u[m] - u[row[-1]] if values[m] <= values[row[-1]] else -np.inf
+                    before = u[row[0]] - u[m] if values[m] >= values[row[0]] else -np.inf
+                    if 1.4 * step <= max(past, before) <= 2.0 * step:
+                        out |= {lone.zone, st.zone}
         return out
 
     def occluded_zones(self, scene: Scene, min_fraction: float = 0.25) -> set[str]:
@@ -499,6 +527,11 @@ def _straddles(zone: str | None, chip_bet_zones: np.ndarray, at_spot_core: np.nd
     own = zone.removesuffix(".paid") if zone is not None and zone.endswith(".paid") else None
     return zone is not None and any(b and b != zone and (b != own or core)
                                     for b, core in zip(chip_bet_zones, at_spot_core, strict=True))
+
+
+def _spot(zone: str) -> str:
+    """The betting spot a chip zone belongs to: a payout zone (`X.paid`) is its wager's spot `X`."""
+    return zone.removesuffix(".paid")
 
 
 def _vouched(st: ChipStackObs, chip_idx: np.ndarray, uncertain: np.ndarray, values: np.ndarray) -> np.ndarray:

@@ -365,3 +365,30 @@ def test_outline_distances_match_each_polygon_measured_alone():
     square = [(0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0)]
     assert polygon_gap_mm(square, [(x + 25.0, y) for x, y in square]) == pytest.approx(15.0)
     assert polygon_gap_mm(square, [(x + 5.0, y + 5.0) for x, y in square]) == 0.0  # overlapping
+
+
+def test_a_lone_chip_just_past_another_spots_row_leaves_both_spots_in_doubt(oracle):
+    # King High, held-out video: a 4 × $100 seven whose top chip's box lay 10 mm past its place; 1.6 steps
+    # from the row the row breaks, and the chip landed in the high spot beside it, read as $300 and $100, both
+    # sure. Which spot holds it is a guess, so both are read with doubt.
+    mapper, cam = _mapper("king-high")
+    seven, high = mapper.layout.zone("seat3.seven"), mapper.layout.zone("seat3.high")
+    stack = ChipStack([100, 100, 100], *seven.centre)
+    u, step = mapper.spread.axes[0], mapper.spread.step_mm
+    top = np.array(chip_positions(stack)[-1])
+
+    def seen_with_chip_at(steps: float):
+        det = _detections_of(mapper, cam, stack, oracle, {}, tuple(top + steps * step * u), extra_value=100)
+        det.confidence[-1], det.data["uncertain"][-1] = 0.95, False  # the detector is sure of every box
+        return mapper.observe(det)
+
+    adrift = seen_with_chip_at(1.6)
+    assert adrift[seven.name].chips == [100] * 3 and adrift[high.name].chips == [100]
+    assert adrift[seven.name].chips_uncertain and adrift[high.name].chips_uncertain
+    apart = seen_with_chip_at(2.3)  # a wager of its own in the high spot, clear of the row
+    assert apart[high.name].chips == [100] and not apart[high.name].chips_uncertain
+    assert not apart[seven.name].chips_uncertain
+    dearer = _detections_of(mapper, cam, stack, oracle, {}, tuple(top + 1.6 * step * u), extra_value=500)
+    dearer.confidence[-1], dearer.data["uncertain"][-1] = 0.95, False
+    # Worth more than the row's top chip, it cannot have been part of it (stacks are coloured up).
+    assert not mapper.observe(dearer)[high.name].chips_uncertain
