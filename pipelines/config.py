@@ -87,6 +87,9 @@ class VisionConfig(BaseModel):
     verifier_disagree: float = Field(0.1, ge=0, le=1, description="an uncertain chip box the verifier gives less "
                                      "than this for the detector's denomination is dropped (two chips' overlap "
                                      "read as a third); 0 turns this off")
+    verifier_confirm: float = Field(0.99, ge=0, le=1, description="a chip box the verifier gives at least this "
+                                    "for the detector's denomination counts as sure, whatever the detector's "
+                                    "confidence; 0 turns this off")
     stable_frames: int = Field(3, ge=1, description="frames a zone's contents must hold before they count")
     every_nth_frame: int = Field(1, ge=1)
     motion_gating: bool = True

@@ -36,6 +36,8 @@ class DetectorConfig:
     verifier_accept: float = 0.97  # the verifier's answer counts at or above this (chosen on held-out crops)
     # an uncertain chip box the verifier gives less than this for its own denomination is dropped (chip_verifier.py)
     verifier_disagree: float = 0.1
+    # a chip box the verifier gives at least this for its own denomination is sure (chip_verifier.py); 0: never
+    verifier_confirm: float = 0.99
     imgsz: tuple[int, int] = (544, 960)  # (height, width): a 16:9 letterbox wastes no pixels on padding
     conf: float = 0.25  # below this a detection is dropped (chosen on held-out frames: benchmarks/detector_accuracy.py)
     uncertain_below: float = 0.6  # kept but marked uncertain (a round it touches goes to review)
@@ -170,7 +172,8 @@ class Detector:
 
             path = self.config.verifier_path
             self._verifier = load_verifier(path, _session(path, self.config.threads), self.config.verify_below,
-                                           self.config.verifier_accept, self.config.verifier_disagree)
+                                           self.config.verifier_accept, self.config.verifier_disagree,
+                                           self.config.verifier_confirm)
         # Class order comes from each model's own metadata: ultralytics sorts ImageFolder class names
         # ("Ac" before "Tc"), so the classifier's order is not cards.DECK's.
         self.det_names = _model_names(self._det, self.config.detector_path, DET_CLASSES)

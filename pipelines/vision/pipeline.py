@@ -216,5 +216,5 @@ def _detector_for(config: TableConfig | None) -> DetectsFrames:
     finder = {} if vc.edge_chips else {"edge_chips_path": None}
     return Detector(DetectorConfig(conf=vc.conf, uncertain_below=vc.uncertain_below, card_conf=vc.card_conf,
                                    verify_below=vc.verify_below, verifier_accept=vc.verifier_accept,
-                                   verifier_disagree=vc.verifier_disagree,
+                                   verifier_disagree=vc.verifier_disagree, verifier_confirm=vc.verifier_confirm,
                                    edge_chips_conf=vc.edge_chips_conf, **verifier, **second, **finder))

@@ -78,7 +78,7 @@ def _frame_with_a_row_of_chips():
     return frame, [lb for lb in labels if lb.cls.startswith("chip_")]
 
 
-def test_verifier_drops_a_phantom_past_the_rows_end_and_keeps_the_real_chips():
+def test_verifier_drops_a_phantom_past_the_rows_end_and_confirms_the_real_chips():
     frame, chips = _frame_with_a_row_of_chips()
     assert len(chips) == 4
     boxes = np.array([lb[1:] for lb in chips], np.float32)
@@ -98,7 +98,11 @@ def test_verifier_drops_a_phantom_past_the_rows_end_and_keeps_the_real_chips():
     assert tuple(np.round(phantom, 1)) not in kept
     assert len(out) == 4
     assert sorted(out.data["chip_value"].tolist()) == sorted(values[:4])
-    assert out.data["uncertain"].all()  # kept as the detector gave them: the verifier never makes a box sure
+    assert not out.data["uncertain"].any()  # read as their own denominations at 0.99 or more: sure
+    assert (out.confidence >= 0.99).all()
+    assert det.data["uncertain"].all() and (det.confidence == 0.5).all()  # the caller's detections untouched
+    kept_unsure = Detector(DetectorConfig(verifier_confirm=0.0)).verify_chips(frame, det)
+    assert len(kept_unsure) == 4 and kept_unsure.data["uncertain"].all()  # turned off: as the detector gave them
 
 
 def _chip_detections(boxes: np.ndarray, values: list[int], conf: list[float], uncertain: list[bool]) -> sv.Detections:
@@ -121,8 +125,7 @@ def test_verifier_drops_an_uncertain_box_it_reads_as_another_denomination():
     between = (boxes[order[0]] + boxes[order[1]]) / 2
     det = _chip_detections(np.vstack([boxes, between]), [*values, 100], [0.5] * 5, [True] * 5)
     out = Detector().verify_chips(frame, det)
-    assert sorted(out.data["chip_value"].tolist()) == sorted(values)  # the real chips stay, unsure as they came
-    assert out.data["uncertain"].all()
+    assert sorted(out.data["chip_value"].tolist()) == sorted(values)  # the real chips stay (confirmed)
     off = Detector(DetectorConfig(verifier_disagree=0.0)).verify_chips(frame, det)
     assert len(off) == 5  # turned off: only a confident `none` drops a box
     # A box read at the detector's own confidence is not the verifier's to drop for its denomination.
@@ -148,7 +151,9 @@ def test_table_config_turns_the_verifier_off_and_sets_its_thresholds():
     root = Path(__file__).resolve().parents[2]
     cfg = load_table_config(root / "infra" / "tables" / "king-high.yaml")
     on = _detector_for(cfg.model_copy(update={"vision": cfg.vision.model_copy(update={"verifier_accept": 0.99,
-                                                                                      "verifier_disagree": 0.3})}))
+                                                                                      "verifier_disagree": 0.3,
+                                                                                      "verifier_confirm": 0.995})}))
     assert on._verifier is not None and on._verifier.accept == 0.99 and on._verifier.disagree_below == 0.3
+    assert on._verifier.confirm_from == 0.995
     off = _detector_for(cfg.model_copy(update={"vision": cfg.vision.model_copy(update={"chip_verifier": False})}))
     assert off._verifier is None
