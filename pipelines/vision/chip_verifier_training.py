@@ -120,7 +120,9 @@ def train_verifier(train: dict[str, np.ndarray], val: dict[str, np.ndarray], epo
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save(model.state_dict(), out.with_suffix(".pt"))
     export_onnx(model, out)
-    report = {"train_crops": len(train["y"]), "val_crops": len(val["y"]), "epochs": epochs,
+    # which labelling the crops carry (chip_verifier_data): pairing with the chips, or distances alone
+    labels = "paired" if "matched" in train else "distances"
+    report = {"train_crops": len(train["y"]), "val_crops": len(val["y"]), "epochs": epochs, "labels": labels,
               "train_s": round(time.perf_counter() - t0, 1), "history": history}
     out.with_name(out.stem + "_report.json").write_text(json.dumps(report, indent=2))
     return report
