@@ -40,7 +40,7 @@ from .crops import chip_crops
 
 class ChipVerifier:
     def __init__(self, session, names: tuple[str, ...], verify_below: float, accept: float,
-                 disagree_below: float, confirm_from: float = 0.0) -> None:
+                 disagree_below: float, confirm_from: float) -> None:
         self._session = session
         self._input = session.get_inputs()[0].name
         self.names = names
@@ -93,7 +93,7 @@ def _confirmed(det: sv.Detections, boxes: np.ndarray, belief: np.ndarray) -> sv.
 
 
 def load_verifier(path: Path, session, verify_below: float, accept: float, disagree_below: float,
-                  confirm_from: float = 0.0) -> ChipVerifier:
+                  confirm_from: float) -> ChipVerifier:
     from .detect import _model_names
 
     names = _model_names(session, path, VERIFIER_CLASSES)

@@ -15,6 +15,8 @@ stack goes to the zone containing its centre (else the nearest within `stack_rea
 the detector's confidence makes its zone uncertain, unless the row vouches for it (inside the row between
 two sure chips of its kind); a lone unsure box off the rows of its spot's sure chips is no chip at all, nor is
 an unsure box without which the spot's chips form regular stacks, or one stack, where they did not (`_misfits`).
+A lone chip just past the end of another spot's row leaves both spots in doubt (`_adrift`): which holds it is a
+guess.
 """
 
 from __future__ import annotations
