@@ -14,7 +14,7 @@ no chip 156 times in 157 on two King High sets; on four more sets (one per game)
 real chip 12 times, a real chip of another denomination 36 times. Through the round machines it turned 135
 exact rounds of 200 into 137, none wrong (benchmarks/RESULTS.md, twenty-second session). On random piles
 (detector_accuracy.py's scattered frames) it drops real chips as well: chip denomination 0.9625 → 0.9548 there,
-unchanged on dealt tables. Any other box stays as the detector gave it.
+unchanged on dealt tables. Any other box stays as the detector gave it, unless the verifier confirms it:
 
 A box the verifier gives its own denomination `confirm_from` (0.99) or more is made sure: no longer
 uncertain, at the verifier's belief where that is higher than the detector's. Until the twenty-third session it
@@ -75,21 +75,19 @@ class ChipVerifier:
         p_own = np.where(own >= 0, probs[np.arange(len(todo)), own], 1.0)  # a value it was not taught: no say
         unsure = np.asarray(det.data.get("uncertain", np.zeros(len(det), bool)), bool)[todo]
         keep[todo[unsure & (p_own < self.disagree_below)]] = False
+        out = det[keep]  # indexing copies: the caller's detections stay as they were
         if self.confirm_from > 0:
             sure = keep[todo] & (own >= 0) & (p_own >= self.confirm_from)
-            det = _confirmed(det, todo[sure], p_own[sure])
-        return det[keep]
+            _confirm(out, (np.cumsum(keep) - 1)[todo[sure]], p_own[sure])
+        return out
 
 
-def _confirmed(det: sv.Detections, boxes: np.ndarray, belief: np.ndarray) -> sv.Detections:
-    """A copy of `det` with `boxes` no longer uncertain, at the verifier's `belief` where it is the higher."""
-    if not len(boxes):
-        return det
-    det = det[np.arange(len(det))]  # indexing copies: the caller's detections stay as they were
+def _confirm(det: sv.Detections, boxes: np.ndarray, belief: np.ndarray) -> None:
+    """Make `boxes` of `det` sure, in place: no longer uncertain, at the verifier's `belief` where it is the
+    higher."""
     det.confidence[boxes] = np.maximum(det.confidence[boxes], belief)
     if "uncertain" in det.data:
         det.data["uncertain"][boxes] = False
-    return det
 
 
 def load_verifier(path: Path, session, verify_below: float, accept: float, disagree_below: float,

@@ -45,8 +45,7 @@ def box_truth(boxes: np.ndarray, shown: np.ndarray, shown_values: np.ndarray,
     `shown` (M, 2) are centres of the chips the renderer labelled visible, `shown_values` their
     denominations; `every_chip` (K, 2) the centres of all chips on the table, hidden ones included."""
     boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
-    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
-    side = np.maximum(np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]), 1e-6)
+    centres, side = _centres_and_sides(boxes)
     d_shown, j = _nearest(centres, shown)
     values = np.asarray(shown_values, int)[j] if len(shown_values) else np.zeros(len(boxes), int)
     return d_shown / side, values, _nearest(centres, every_chip)[0] / side
@@ -81,8 +80,7 @@ def pair_boxes(boxes: np.ndarray, shown: np.ndarray, within: float = PAIR_WITHIN
     out = np.zeros(len(boxes), int)
     if not len(boxes) or not len(shown):
         return out
-    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
-    side = np.maximum(np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]), 1e-6)
+    centres, side = _centres_and_sides(boxes)
     d = np.linalg.norm(centres[:, None] - shown[None], axis=-1) / side[:, None]
     free_chip = np.ones(len(shown), bool)
     for flat in np.argsort(d, axis=None):  # greedy by distance: boxes on a chip's centre claim it first
@@ -98,6 +96,12 @@ def label_boxes(boxes: np.ndarray, shown: np.ndarray, shown_values: np.ndarray,
                 every_chip: np.ndarray) -> np.ndarray:
     """Verifier class index per box, or -1 where the truth is ambiguous (see `box_truth`)."""
     return labels_from_truth(*box_truth(boxes, shown, shown_values, every_chip))
+
+
+def _centres_and_sides(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Centres (N, 2) of xyxy boxes (N, 4) and their shorter sides, the unit distances are measured in."""
+    side = np.maximum(np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]), 1e-6)
+    return (boxes[:, :2] + boxes[:, 2:]) / 2, side
 
 
 def _nearest(points: np.ndarray, targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -158,8 +162,9 @@ def session_crops(game: str, rounds: int, seed: int, fault_rate: float = 0.2, ev
             conf = np.asarray(d.confidence)[is_chip]
             keep = (conf < 0.9) | (rng.random(len(conf)) < SURE_KEEP)
             shown_centres = (shown_boxes[:, :2] + shown_boxes[:, 2:]) / 2
-            paired = pair_boxes(np.asarray(d.xyxy)[is_chip], shown_centres)[keep]  # pairing sees every box
-            det_boxes = np.asarray(d.xyxy)[is_chip][keep]
+            chip_boxes = np.asarray(d.xyxy)[is_chip]
+            paired = pair_boxes(chip_boxes, shown_centres)[keep]  # pairing sees every box, kept or not
+            det_boxes = chip_boxes[keep]
             extra = _extra_boxes(shown_boxes, rng, extra_per_frame)
             boxes = np.concatenate([det_boxes, extra])
             matched = np.concatenate([paired, np.full(len(extra), -1)])

@@ -78,6 +78,15 @@ def _frame_with_a_row_of_chips():
     return frame, [lb for lb in labels if lb.cls.startswith("chip_")]
 
 
+def _chip_detections(boxes: np.ndarray, values: list[int], conf: list[float], uncertain: list[bool]) -> sv.Detections:
+    n = len(values)
+    return sv.Detections(
+        xyxy=np.asarray(boxes, np.float32), confidence=np.array(conf, np.float32), class_id=np.zeros(n, int),
+        data={"class_name": np.array([f"chip_{v}" for v in values], object), "card": np.full(n, "", object),
+              "card_confidence": np.zeros(n, np.float32), "chip_value": np.array(values, np.int32),
+              "uncertain": np.array(uncertain, bool)})
+
+
 def test_verifier_drops_a_phantom_past_the_rows_end_and_confirms_the_real_chips():
     frame, chips = _frame_with_a_row_of_chips()
     assert len(chips) == 4
@@ -87,12 +96,7 @@ def test_verifier_drops_a_phantom_past_the_rows_end_and_confirms_the_real_chips(
     step = boxes[order[-1]] - boxes[order[-2]]
     phantom = boxes[order[-1]] + 2 * np.array([step[0], step[1], step[0], step[1]])
     values = [int(lb.cls[5:]) for lb in chips] + [1]
-    n = len(values)
-    det = sv.Detections(
-        xyxy=np.vstack([boxes, phantom]), confidence=np.full(n, 0.5, np.float32), class_id=np.zeros(n, int),
-        data={"class_name": np.array([f"chip_{v}" for v in values], object), "card": np.full(n, "", object),
-              "card_confidence": np.zeros(n, np.float32), "chip_value": np.array(values, np.int32),
-              "uncertain": np.ones(n, bool)})
+    det = _chip_detections(np.vstack([boxes, phantom]), values, [0.5] * len(values), [True] * len(values))
     out = Detector().verify_chips(frame, det)
     kept = {tuple(np.round(b, 1)) for b in out.xyxy}
     assert tuple(np.round(phantom, 1)) not in kept
@@ -103,15 +107,6 @@ def test_verifier_drops_a_phantom_past_the_rows_end_and_confirms_the_real_chips(
     assert det.data["uncertain"].all() and (det.confidence == 0.5).all()  # the caller's detections untouched
     kept_unsure = Detector(DetectorConfig(verifier_confirm=0.0)).verify_chips(frame, det)
     assert len(kept_unsure) == 4 and kept_unsure.data["uncertain"].all()  # turned off: as the detector gave them
-
-
-def _chip_detections(boxes: np.ndarray, values: list[int], conf: list[float], uncertain: list[bool]) -> sv.Detections:
-    n = len(values)
-    return sv.Detections(
-        xyxy=np.asarray(boxes, np.float32), confidence=np.array(conf, np.float32), class_id=np.zeros(n, int),
-        data={"class_name": np.array([f"chip_{v}" for v in values], object), "card": np.full(n, "", object),
-              "card_confidence": np.zeros(n, np.float32), "chip_value": np.array(values, np.int32),
-              "uncertain": np.array(uncertain, bool)})
 
 
 def test_verifier_drops_an_uncertain_box_it_reads_as_another_denomination():
