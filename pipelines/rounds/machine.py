@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
+from itertools import pairwise
 from typing import Any
 
 from pipelines.games.layout import layout_for
@@ -38,7 +39,7 @@ from pipelines.games.settlement import Settlement
 from pipelines.vision.observe import ZoneChange, ZoneState
 from pipelines.vision.zones import polygon_gap_mm
 
-from .timeline import CardZone, ChipInstance, ChipZone, Slot
+from .timeline import STAGE_FRAMES, CardZone, ChipInstance, ChipZone, Slot
 from .zone_names import ZoneRef, parse_zone
 
 PAYOUT_LAG_S = 0.8  # a payout is first seen this long after it was placed (under the dealer's hand)
@@ -208,7 +209,7 @@ class RoundMachine:
             live.doubts[ch.zone] = ZoneDoubt(note, ch.before, self._cards_trace(live, ch.zone), earlier)
         if ref.area in ("bet", "paid"):
             live.chips.setdefault(ch.zone, ChipZone(ch.zone)).update(ch.frame, ch.after.chip_total,
-                                                                     ch.after.uncertain)
+                                                                     ch.after.uncertain, ch.after.reaching)
         if ref.area in ("cards", "dealer", "board") and ref.sub not in ("tray", "shoe"):
             state = self.card_state(ref, ch.after)
             zone = live.cards.setdefault(ch.zone, CardZone(ch.zone))
@@ -424,7 +425,7 @@ class RoundMachine:
             expected = []
         exp_outcome = {(x.seat, x.spot, x.hand): x.outcome for x in expected}
         self._doubt_short_payouts(seen, expected, live)
-        self._doubt_stacks_read_unsure(seen, live)
+        self._doubt_stacks_read_unsure(seen, expected, live)
         exp_order = {(x.seat, x.spot, x.hand): x.order for x in expected}
         for ws in seen:
             if ws.outcome == "removed":
@@ -472,12 +473,21 @@ class RoundMachine:
             _doubt_wager(live, ws, f"gone from view at frame {end} as a card was dealt to the seat (under the "
                                    "card?); its settlement was not seen")
 
-    def _doubt_stacks_read_unsure(self, seen: list[WagerSeen], live: LiveRound) -> None:
+    def _doubt_stacks_read_unsure(self, seen: list[WagerSeen], expected: list[Settlement], live: LiveRound) -> None:
         """A wager or payout whose total rests on a doubtful reading: a chip below the detector's confidence, or a
         stack the zones cannot place with certainty (chips reaching into another spot, a row of an odd length;
-        `ZoneMapper.group_stacks`). The note names both, as the reading does not say which."""
+        `ZoneMapper.group_stacks`). The note names both, as the reading does not say which.
+
+        A payout whose one doubt is that its chips reach into another betting spot, read as exactly what the rules
+        pay, is no doubt: a King High payout of five chips laid beside its wager runs into the empty spot next
+        to it. Were another stack read with it, the total would be the rules' amount only if the dealer
+        had also underpaid by just that stack, and that stack's own spot would be read short or empty."""
+        net = {(x.seat, x.spot, x.hand): x.net for x in expected}
         for ws in seen:
             for inst in (ws.inst, ws.payout):
+                if inst is ws.payout and inst is not None and inst.uncertain and inst.doubt_is_reach() \
+                        and ws.outcome == "win" and ws.key in net and abs(ws.paid - net[ws.key]) < 0.005:
+                    continue
                 if inst is not None and inst.uncertain:
                     _doubt_wager(live, ws, f"{inst.zone} read with doubt at frame {inst.doubtful_frames()[0]} (a chip "
                                            "below the detector's confidence, or chips reaching into another spot)")
@@ -554,6 +564,18 @@ class RoundMachine:
         def when(ws: WagerSeen) -> float:
             return (ws.settled_at or 0) - (lag if ws.outcome == "win" else 0.0)
 
+        def whole(ws: WagerSeen) -> float:
+            """When a payout first read whole, as `when` reads time: one seen first in part and revealed in
+            stages as the hand left it was laid at some moment up to then (a 3 Card Monster payout read $5, then
+            $60 half a second later with the two laid before it: seen first, it was laid last)."""
+            p = ws.payout
+            if ws.outcome != "win" or p is None or ws.settled_at is None:
+                return when(ws)
+            full = next(f for f, v in p.steps if v == p.peak)
+            upto = [v for f, v in p.steps if f <= full]
+            rising = all(b > a for a, b in pairwise(upto))
+            return when(ws) + (full - ws.settled_at) if rising and full - ws.settled_at <= STAGE_FRAMES else when(ws)
+
         # A stack gone from view in the same frame as a settlement of its box that the manual puts first was
         # most likely covered by the hand making that one, and taken later: when, is not known (with a frame
         # or two fewer analysed, a Pick 2 bonus vanished with the Ante and was ordered before the 3-5 Bonus
@@ -565,7 +587,8 @@ class RoundMachine:
         def too_close(a: WagerSeen, b: WagerSeen) -> bool:
             if a.wager.seat == b.wager.seat and (id(a) in gone_with or id(b) in gone_with):
                 return True
-            return abs(when(a) - when(b)) <= (near if "win" in (a.outcome, b.outcome) else 1.0)
+            gap = max(when(a) - whole(b), when(b) - whole(a), 0.0)  # between the spans each may have been laid in
+            return gap <= (near if "win" in (a.outcome, b.outcome) else 1.0)
 
         laid_from = {id(ws): f for ws in done if (f := self._laid_unseen_from(ws)) is not None}
 

@@ -45,6 +45,11 @@ class ChipInstance:
     end: int | None = None  # the frame it was gone; None while still there
     doubtful: set[int] = field(default_factory=set)  # frames of steps read below the detector's confidence
     hidden: list[tuple[int, int]] = field(default_factory=list)  # (gone, back) spells it was out of view (`absorb`)
+    reaching: set[int] = field(default_factory=set)  # doubtful frames whose one doubt was chips in another spot
+
+    def doubt_is_reach(self) -> bool:
+        """Every doubt left on this stack is its chips lying in another betting spot."""
+        return all(f in self.reaching for f in self.doubtful_frames())
 
     @property
     def uncertain(self) -> bool:
@@ -56,9 +61,12 @@ class ChipInstance:
         return [f for f, _ in self.steps if f in self.doubtful]
 
     def _same_again(self, kept: tuple[int, float], again: tuple[int, float]) -> None:
-        """`again` reads what `kept` read and is dropped: read confidently, it clears `kept`'s doubt."""
+        """`again` reads what `kept` read and is dropped: read confidently, it clears `kept`'s doubt; read with a
+        doubt other than chips reaching into another spot, `kept`'s doubt is that one as well."""
         if again[0] not in self.doubtful:
             self.doubtful.discard(kept[0])
+        elif again[0] not in self.reaching:
+            self.reaching.discard(kept[0])
 
     def continued_by(self, later: ChipInstance) -> bool:
         """`later` may be this stack seen again after it was covered: it is read, at its most, as at least half of
@@ -73,6 +81,7 @@ class ChipInstance:
         self.steps += later.steps
         self.end = later.end
         self.doubtful |= later.doubtful
+        self.reaching |= later.reaching
         self.hidden += later.hidden
 
     @property
@@ -111,16 +120,19 @@ class ChipZone:
             return self.instances[-1]
         return None
 
-    def update(self, frame: int, total: float, uncertain: bool) -> None:
+    def update(self, frame: int, total: float, uncertain: bool, reaching: bool = False) -> None:
+        """A confirmed total; `reaching`: its only doubt is chips lying in another betting spot."""
         cur = self.current
         if total > 0:
             if cur is None:
-                self.instances.append(ChipInstance(self.name, frame, [(frame, total)],
-                                                   doubtful={frame} if uncertain else set()))
+                cur = ChipInstance(self.name, frame, [(frame, total)])
+                self.instances.append(cur)
             else:
                 cur.steps.append((frame, total))
-                if uncertain:
-                    cur.doubtful.add(frame)
+            if uncertain:
+                cur.doubtful.add(frame)
+                if reaching:
+                    cur.reaching.add(frame)
         elif cur is not None:
             cur.end = frame
 

@@ -25,12 +25,19 @@ class ZoneObs:
     cards: list[CardObs] = field(default_factory=list)
     chips: list[int] = field(default_factory=list)  # denominations seen in the zone's stack
     chips_uncertain: bool = False  # a chip of the zone's stack below the detector's confidence
+    # Doubt about the chips other than their reaching into another betting spot (`ChipStackObs.reaches`).
+    chips_doubt_other: bool = False
     chips_min_confidence: float = 1.0  # the least confident chip of the zone's stack
 
     @property
     def uncertain(self) -> bool:
         """Anything in the zone below the detector's confidence."""
         return self.chips_uncertain or any(c.uncertain for c in self.cards)
+
+    @property
+    def chips_reach_only(self) -> bool:
+        """The zone's chips are in doubt only because some lie in another betting spot."""
+        return self.chips_uncertain and not self.chips_doubt_other
 
     @property
     def chip_total(self) -> float:
@@ -52,6 +59,8 @@ class ZoneState:
     backs: tuple[str | None, ...] = ()
     # Why it is uncertain, in words for the round's note; not part of what the zone holds.
     doubt: str = field(default="", compare=False)
+    # Uncertain only because its chips reach into another betting spot, read so in every doubtful frame.
+    reaching: bool = field(default=False, compare=False)
 
     @property
     def empty(self) -> bool:

@@ -50,6 +50,8 @@ DOUBTFUL_READINGS = ("read with doubt in most of its frames (below the detector'
                      "chips on it, or chips reaching into another spot)")
 CONTESTED_CARD = "a card read as more than one card and never surely"
 RESTLESS_CHIPS = f"chips read in most of the last {RESTLESS_WINDOW} frames, never alike long enough to confirm"
+REACHING_CHIPS = ("read with doubt: chips of it lie in another betting spot (two players' stacks in one line "
+                  "may read as one)")
 UNSTEADY_STACK = (f"its stack read confidently as other totals in most of the last {RESTLESS_WINDOW} frames "
                   "(chips counted now with it, now with the stack beside it)")
 
@@ -133,6 +135,7 @@ class _Zone:
     cand_first: int = 0
     cand_count: int = 0
     cand_uncertain: int = 0  # how many of the candidate's frames were uncertain
+    cand_other: int = 0  # how many for another reason than chips reaching into another spot
     sure_again: int = 0  # confident frames of a state confirmed as uncertain, since it was confirmed
     emptied: int | None = None  # the candidate follows an empty run from this frame (see _emptied_first)
     prev_cand: tuple[Signature, int, int] | None = None  # the candidate before this one: (sig, first, left)
@@ -224,7 +227,7 @@ class ZoneTracker:
         backs = tuple(zone.tracks[tid].back for tid, _ in sig[0])
         doubt = why if uncertain else CONTESTED_CARD if unread else ""
         return ZoneState(cards=cards, chip_total=sig[1], uncertain=uncertain or unread,
-                         backs=backs if any(backs) else (), doubt=doubt)
+                         backs=backs if any(backs) else (), doubt=doubt, reaching=doubt == REACHING_CHIPS)
 
     def _is_loss(self, stable: Signature, new: Signature) -> bool:
         """New contents are the stable ones with something missing: what a covering hand looks like."""
@@ -238,8 +241,10 @@ class ZoneTracker:
         sig: Signature = (tuple((t.id, c.face_up) for t, c in zip(tracks, cards, strict=True)),
                           round(zo.chip_total, 2))
         # A doubtful reading of a card already read consistently over many frames is no doubt about it.
-        uncertain = zo.chips_uncertain or any(c.uncertain and not t.settled(c.face_up, self.stable_frames)
-                                              for t, c in zip(tracks, cards, strict=True))
+        card_doubt = any(c.uncertain and not t.settled(c.face_up, self.stable_frames)
+                         for t, c in zip(tracks, cards, strict=True))
+        uncertain = zo.chips_uncertain or card_doubt
+        other = card_doubt or (uncertain and not zo.chips_reach_only)
         change, gone = None, []
         if sig == zone.stable_sig:
             zone.cand_sig = None
@@ -259,19 +264,22 @@ class ZoneTracker:
             elif sig == zone.cand_sig:
                 zone.cand_count += 1
                 zone.cand_uncertain += uncertain
+                zone.cand_other += other
             else:
                 zone.emptied = self._emptied_first(zone, sig)
                 first = self._resumed_first(zone, sig, frame)
                 if zone.cand_sig is not None and not self._loss_blips(zone, frame):
                     zone.prev_cand = (zone.cand_sig, zone.cand_first, frame)
                 zone.cand_sig, zone.cand_first, zone.cand_count, zone.cand_uncertain = sig, first, 1, int(uncertain)
+                zone.cand_other = int(other)
             need = self.removal_frames if loss else self.stable_frames
             sure = zone.cand_count - zone.cand_uncertain
             # Certain once enough frames read it confidently; a partly hidden chip is often read
             # confidently a few frames later, so wait a little before settling for uncertain.
             ready = sure >= need or zone.cand_count >= need + self.stable_frames
             if sig == zone.cand_sig and zone.cand_count >= need and ready:
-                after = self._state(zone, sig, sure < need)
+                why = DOUBTFUL_READINGS if zone.cand_other else REACHING_CHIPS
+                after = self._state(zone, sig, sure < need, why)
                 if zone.emptied is not None:  # taken away, then other chips put down
                     gone.append(ZoneChange(name, zone.emptied, zone.stable, ZoneState()))
                     zone.stable = ZoneState()

@@ -80,6 +80,10 @@ class ChipStackObs:
     # chip too many (a box between two chips) or a chip missing inside it is not.
     regular: bool = True
     rows: tuple[tuple[int, ...], ...] = ()  # the members row by row, each in order along the spread
+    # Chips of it lie in another betting spot (`_straddles`): one reason it is not `regular`, the only one
+    # when `rows_regular` holds.
+    reaches: bool = False
+    rows_regular: bool = True
 
 
 def apply_homography(H: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -234,11 +238,14 @@ class ZoneMapper:
                      for i in r}
         in_bet, off_centre = self._bet_zone_holding(pts)
         row_of = {i: tuple(r) for r in rows for i in r}  # _rows gives each row in order along the spread
-        return [ChipStackObs(tuple(sorted(m)), float(c[0]), float(c[1]), z,
-                             regular=not irregular & set(m)
-                             and not _straddles(z, in_bet[m], off_centre[m] < self.spot_core_mm),
-                             rows=tuple(dict.fromkeys(row_of[i] for i in m)))
-                for (m, c), z in zip(stacks, zones, strict=True)]
+        out = []
+        for (m, c), z in zip(stacks, zones, strict=True):
+            rows_ok = not irregular & set(m)
+            reaches = _straddles(z, in_bet[m], off_centre[m] < self.spot_core_mm)
+            out.append(ChipStackObs(tuple(sorted(m)), float(c[0]), float(c[1]), z, regular=rows_ok and not reaches,
+                                    rows=tuple(dict.fromkeys(row_of[i] for i in m)), reaches=reaches,
+                                    rows_regular=rows_ok))
+        return out
 
     def _bet_zone_holding(self, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """For each point, the name of the bet zone whose polygon holds it (else "") and its distance from
@@ -357,7 +364,9 @@ class ZoneMapper:
             members = chip_idx[list(st.members)]
             obs[st.zone].chips.extend(int(chip_vals[i]) for i in members)
             doubted = uncertain[members] & ~_vouched(st, chip_idx, uncertain, chip_vals)
-            obs[st.zone].chips_uncertain |= bool(doubted.any()) or not st.regular or st.zone in adrift
+            other = bool(doubted.any()) or not st.rows_regular or st.zone in adrift
+            obs[st.zone].chips_uncertain |= other or st.reaches
+            obs[st.zone].chips_doubt_other |= other
             obs[st.zone].chips_min_confidence = min(obs[st.zone].chips_min_confidence, float(conf[members].min()))
         return _sorted(obs)
 
@@ -498,7 +507,7 @@ class ZoneMapper:
             paid = {z.name for z in self.layout.zones_of("paid")}
             for st in self._stacks_under_objects(objs, hidden, scene, camera):
                 if zones[st] in paid and zones[st] in obs:
-                    obs[zones[st]].chips_uncertain = True
+                    obs[zones[st]].chips_uncertain = obs[zones[st]].chips_doubt_other = True
         return _sorted(obs)
 
     def _stacks_under_objects(self, objs: list, hidden: list[float], scene: Scene, camera: object) -> set[int]:

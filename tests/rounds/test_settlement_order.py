@@ -45,6 +45,30 @@ def test_one_boxes_settlements_keep_the_manual_order_without_doubt() -> None:
 
 
 
+def test_a_payout_revealed_in_stages_may_have_been_laid_after_those_seen_whole_just_then() -> None:
+    from pipelines.rounds.three_card_monster import ThreeCardMonsterMachine
+
+    # 3 Card Monster seat 3 (held-out set 9603): Play and Ante payouts laid, then the Monster's; the hand over
+    # them until the Monster's first chip showed ($5 at 902) and all three whole at 907
+    manual = {(3, "play", 0): 1, (3, "ante", 0): 2, (3, "monster", 0): 3}
+
+    def seen(spot: str, steps: list[tuple[int, float]]) -> WagerSeen:
+        ws = WagerSeen(Wager(seat=3, spot=spot, amount=15.0), ChipInstance(f"seat3.{spot}", 0, [(0, 15.0)]), 0,
+                       f"seat3.{spot}.paid", outcome="win", paid=steps[-1][1])
+        ws.payout, ws.settled_at = ChipInstance(f"seat3.{spot}.paid", steps[0][0], steps), steps[0][0]
+        return ws
+
+    m = ThreeCardMonsterMachine("T1")
+    play, ante = seen("play", [(907, 15.0)]), seen("ante", [(907, 15.0)])
+    out = m._in_dealer_order([seen("monster", [(902, 5.0), (907, 60.0)]), play, ante], manual)
+    assert [ws.wager.spot for ws in out] == ["play", "ante", "monster"]
+    # first seen whole at 902, or grown long after: seen first, it was laid first
+    out = m._in_dealer_order([seen("monster", [(902, 60.0)]), play, ante], manual)
+    assert [ws.wager.spot for ws in out] == ["monster", "play", "ante"]
+    out = m._in_dealer_order([seen("monster", [(892, 5.0), (907, 60.0)]), play, ante], manual)
+    assert [ws.wager.spot for ws in out] == ["monster", "play", "ante"]
+
+
 def _payout_beside(wager_steps: list[tuple[int, float]], payout_at: int, paid: float = 10.0,
                    rules_pay: float = 20.0) -> tuple[bool, list[str]]:
     """A $15 wager, a payout the dealer lays in line with it; the rules pay `rules_pay`."""

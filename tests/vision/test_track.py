@@ -5,7 +5,14 @@ from dataclasses import replace
 import pytest
 
 from pipelines.vision.observe import CardObs, ZoneObs
-from pipelines.vision.track import CONTESTED_CARD, DOUBTFUL_READINGS, RESTLESS_CHIPS, UNSTEADY_STACK, ZoneTracker
+from pipelines.vision.track import (
+    CONTESTED_CARD,
+    DOUBTFUL_READINGS,
+    REACHING_CHIPS,
+    RESTLESS_CHIPS,
+    UNSTEADY_STACK,
+    ZoneTracker,
+)
 
 
 def _cards(*names: str | None, conf: float = 0.9, uncertain: bool = False) -> ZoneObs:
@@ -217,6 +224,17 @@ def test_doubtful_chips_seen_confidently_soon_after_are_certain():
     t = ZoneTracker(stable_frames=2)
     changes = _run(t, [{"seat1.ante": doubtful}] * 4)
     assert len(changes) == 1 and changes[0].after.uncertain
+
+
+def test_chips_doubted_only_for_reaching_into_another_spot_say_so():
+    reaching = ZoneObs(chips=[100, 5, 5, 5, 5], chips_uncertain=True)
+    unsure = replace(reaching, chips_doubt_other=True)
+    (change,) = _run(ZoneTracker(stable_frames=2), [{"seat5.suit_c.paid": reaching}] * 4)
+    assert change.after.uncertain and change.after.reaching and change.after.doubt == REACHING_CHIPS
+    # one frame of another doubt among them: the state's doubt is not only the reach
+    (change,) = _run(ZoneTracker(stable_frames=2), [{"seat5.suit_c.paid": o} for o in (reaching, unsure, reaching,
+                                                                                          reaching)])
+    assert change.after.uncertain and not change.after.reaching and change.after.doubt == DOUBTFUL_READINGS
 
 
 def test_a_state_confirmed_with_doubt_becomes_certain_when_read_confidently_later():

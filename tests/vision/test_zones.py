@@ -160,6 +160,23 @@ def test_a_payout_over_the_edge_of_its_own_wagers_spot_is_regular_but_not_over_i
     assert not st.regular
 
 
+def test_a_payout_reaching_into_an_empty_spot_is_in_doubt_for_that_alone(oracle):
+    # King High, held-out video (set 9501): $100 + 4 x $5 laid beside its Suit wager, the last $5 inside the
+    # next Suit spot. The zone is in doubt, and says that the reach is its only doubt, so the round can weigh it.
+    mapper, cam = _mapper("king-high")
+    paid = mapper.layout.zone("seat5.suit_c.paid")
+    stack = ChipStack([100, 5, 5, 5, 5], *paid.centre)
+    assert mapper._bet_zone_holding(np.array(chip_positions(stack)))[0][-1] == "seat5.suit_d"
+    seen = mapper.observe(_detections_of(mapper, cam, stack, oracle, {}))[paid.name]
+    assert seen.chip_total == 120 and seen.chips_uncertain and seen.chips_reach_only
+    unsure_100 = mapper.observe(_detections_of(mapper, cam, stack, oracle, {0: 0.4}))[paid.name]  # the $100
+    assert unsure_100.chips_uncertain and unsure_100.chips_doubt_other and not unsure_100.chips_reach_only
+    (st,) = mapper.group_stacks(np.array(chip_positions(stack)))
+    assert st.reaches and st.rows_regular and not st.regular
+    inside = ChipStack([100, 5, 5], *paid.centre)  # three chips stay clear of the next spot: no doubt
+    assert not mapper.observe(_detections_of(mapper, cam, inside, oracle, {}))[paid.name].chips_uncertain
+
+
 def test_a_row_with_a_chip_more_than_its_length_holds_is_irregular():
     # King High, seen in video: five confident boxes on a spread of four chips (a box between two of them).
     mapper, _ = _mapper("king-high")
