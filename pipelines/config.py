@@ -84,7 +84,7 @@ class VisionConfig(BaseModel):
     verify_below: float = Field(0.9, ge=0, le=1, description="chip boxes below this confidence are verified")
     verifier_accept: float = Field(0.97, gt=0, le=1, description="the verifier's answer counts from this "
                                    "confidence; below it the box stays as the detector gave it")
-    verifier_disagree: float = Field(0.5, ge=0, le=1, description="an uncertain chip box the verifier gives less "
+    verifier_disagree: float = Field(0.1, ge=0, le=1, description="an uncertain chip box the verifier gives less "
                                      "than this for the detector's denomination is dropped (two chips' overlap "
                                      "read as a third); 0 turns this off")
     verifier_confirm: float = Field(0.99, ge=0, le=1, description="a chip box the verifier gives at least this "

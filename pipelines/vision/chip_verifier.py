@@ -7,18 +7,14 @@ at each such box's crop at full resolution with its neighbours around it and ans
 denomination; a confident `none` drops the box.
 
 A box the detector is uncertain of (below its `uncertain_below`) is dropped as well when the verifier gives the
-box's own denomination less than `disagree_below` (0.5): most often it is the detector reading the overlap of
+box's own denomination less than `disagree_below` (0.1): most often it is the detector reading the overlap of
 two chips as a third, where the verifier sees one of the two. A one-off count of such boxes against the
 simulator's perfect observation (a box is no chip when its zone reads right without it) on held-out video:
 no chip 156 times in 157 on two King High sets; on four more sets (one per game) no chip 121 times in 169, a
 real chip 12 times, a real chip of another denomination 36 times. Through the round machines it turned 135
 exact rounds of 200 into 137, none wrong (benchmarks/RESULTS.md, twenty-second session). On random piles
 (detector_accuracy.py's scattered frames) it drops real chips as well: chip denomination 0.9625 → 0.9548 there,
-unchanged on dealt tables. The twenty-fourth session raised the bound from 0.1 to 0.5 with the retrained
-weights: a King High payout laid a chip's gap from its wager, the gap read as one more $5 at 0.3-0.5 (the
-verifier giving it 0.1-0.6), joined the two into one $25 wager and lost the payout. Over the 28 cached held-out
-sets (one-off replay) 0.1, 0.3, 0.5, 0.6 and 0.7 gave 202, 205, 208, 209 and 209 exact rounds of 280, wrong
-only at 0.7 (1). Any other box stays as the detector gave it, unless the verifier confirms it:
+unchanged on dealt tables. Any other box stays as the detector gave it, unless the verifier confirms it:
 
 A box the verifier gives its own denomination `confirm_from` (0.99) or more is made sure: no longer
 uncertain, at the verifier's belief where that is higher than the detector's. Until the twenty-third session it
