@@ -86,7 +86,7 @@ class VisionConfig(BaseModel):
                                    "confidence; below it the box stays as the detector gave it")
     verifier_disagree: float = Field(0.1, ge=0, le=1, description="an uncertain chip box the verifier gives less "
                                      "than this for the detector's denomination is dropped (two chips' overlap "
-                                     "read as a third); 0 turns this off")
+                                     "read as a third), a sure one made uncertain; 0 turns this off")
     verifier_confirm: float = Field(0.99, ge=0, le=1, description="a chip box the verifier gives at least this "
                                     "for the detector's denomination counts as sure, whatever the detector's "
                                     "confidence; 0 turns this off")

@@ -34,7 +34,8 @@ class DetectorConfig:
     verifier_path: Path | None = MODELS_DIR / "chip_verifier.onnx"  # None: the detector's chips as they come
     verify_below: float = 0.9  # chip boxes below this go to the verifier (precision is 0.99+ only above 0.8)
     verifier_accept: float = 0.97  # the verifier's answer counts at or above this (chosen on held-out crops)
-    # an uncertain chip box the verifier gives less than this for its own denomination is dropped (chip_verifier.py)
+    # a chip box the verifier gives less than this for its own denomination is dropped if uncertain, made
+    # uncertain if not (chip_verifier.py)
     verifier_disagree: float = 0.1
     # a chip box the verifier gives at least this for its own denomination is sure (chip_verifier.py); 0: never
     verifier_confirm: float = 0.99
