@@ -76,14 +76,16 @@ class ChipStackObs:
     x_mm: float
     y_mm: float
     zone: str | None
+    rows: tuple[tuple[int, ...], ...] = ()  # the members row by row, each in order along the spread
     # Every row holds as many chips as its length along the spread says (one per step): a row with a
     # chip too many (a box between two chips) or a chip missing inside it is not.
-    regular: bool = True
-    rows: tuple[tuple[int, ...], ...] = ()  # the members row by row, each in order along the spread
-    # Chips of it lie in another betting spot (`_straddles`): one reason it is not `regular`, the only one
-    # when `rows_regular` holds.
-    reaches: bool = False
     rows_regular: bool = True
+    reaches: bool = False  # chips of it lie in another betting spot (`_straddles`)
+
+    @property
+    def regular(self) -> bool:
+        """Rows as long as their chips say, all within its own spot: a stack whose total can be trusted."""
+        return self.rows_regular and not self.reaches
 
 
 def apply_homography(H: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -238,14 +240,10 @@ class ZoneMapper:
                      for i in r}
         in_bet, off_centre = self._bet_zone_holding(pts)
         row_of = {i: tuple(r) for r in rows for i in r}  # _rows gives each row in order along the spread
-        out = []
-        for (m, c), z in zip(stacks, zones, strict=True):
-            rows_ok = not irregular & set(m)
-            reaches = _straddles(z, in_bet[m], off_centre[m] < self.spot_core_mm)
-            out.append(ChipStackObs(tuple(sorted(m)), float(c[0]), float(c[1]), z, regular=rows_ok and not reaches,
-                                    rows=tuple(dict.fromkeys(row_of[i] for i in m)), reaches=reaches,
-                                    rows_regular=rows_ok))
-        return out
+        return [ChipStackObs(tuple(sorted(m)), float(c[0]), float(c[1]), z,
+                             rows=tuple(dict.fromkeys(row_of[i] for i in m)), rows_regular=not irregular & set(m),
+                             reaches=_straddles(z, in_bet[m], off_centre[m] < self.spot_core_mm))
+                for (m, c), z in zip(stacks, zones, strict=True)]
 
     def _bet_zone_holding(self, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """For each point, the name of the bet zone whose polygon holds it (else "") and its distance from
