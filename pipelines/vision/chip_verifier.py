@@ -19,7 +19,10 @@ gives its own denomination less than `disagree_below` is kept but made uncertain
 a $1000 at 0.64-0.70 in five frames of a fresh held-out King High set, the verifier giving the $1000 0.0, and the
 Seven read $1015 for $20, sure (a wrong round; with the doubt, the sure $20 frames between confirm it). Over
 32 cached held-out sets (one-off replay) 226 exact rounds of 320 and 2 wrong became 227 and none wrong
-(benchmarks/RESULTS.md, twenty-fourth session). Any other box stays as the detector gave it, unless the verifier
+(benchmarks/RESULTS.md, twenty-fourth session). A box the verifier leans `none` on below `accept` is no
+denomination disagreement: it stays, uncertain. Weights that learnt the gap between a wager and its payout
+(twenty-fifth session) answer `none` at 0.8-0.95 for a real chip laid overlapping its wager's top chip, where
+dropping it read a payout $100 short, sure. Any other box stays as the detector gave it, unless the verifier
 confirms it:
 
 A box the verifier gives its own denomination `confirm_from` (0.99) or more is made sure: no longer
@@ -80,7 +83,10 @@ class ChipVerifier:
         own = np.array([self._class_of.get(int(v), -1) for v in det.data["chip_value"][todo]], int)
         p_own = np.where(own >= 0, probs[np.arange(len(todo)), own], 1.0)  # a value it was not taught: no say
         unsure = np.asarray(det.data.get("uncertain", np.zeros(len(det), bool)), bool)[todo]
-        keep[todo[unsure & (p_own < self.disagree_below)]] = False
+        # A `none` counts only at `accept`: a box it leans `none` on below that is no denomination disagreement
+        # but a doubt, and stays (uncertain)
+        leans_none = probs.argmax(1) == self._none
+        keep[todo[unsure & (p_own < self.disagree_below) & ~leans_none]] = False
         out = det[keep]  # indexing copies: the caller's detections stay as they were
         at = (np.cumsum(keep) - 1)[todo]  # where each verified box is in `out`
         if self.confirm_from > 0:
