@@ -21,7 +21,7 @@ Seven read $1015 for $20, sure (a wrong round; with the doubt, the sure $20 fram
 32 cached held-out sets (one-off replay) 226 exact rounds of 320 and 2 wrong became 227 and none wrong
 (benchmarks/RESULTS.md, twenty-fourth session). A box the verifier leans `none` on below `accept` is no
 denomination disagreement: it stays, uncertain. Weights that learnt the gap between a wager and its payout
-(twenty-fifth session) answer `none` at 0.8-0.95 for a real chip laid overlapping its wager's top chip, where
+(twenty-fifth session) answer `none` at 0.83-0.92 for a real chip laid overlapping its wager's top chip, where
 dropping it read a payout $100 short, sure. Any other box stays as the detector gave it, unless the verifier
 confirms it:
 
