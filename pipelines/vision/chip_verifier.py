@@ -79,13 +79,13 @@ class ChipVerifier:
             return det
         probs = self.probabilities(frame, det.xyxy[todo])
         keep = np.ones(len(det), bool)
-        keep[todo[(probs.argmax(1) == self._none) & (probs.max(1) >= self.accept)]] = False
+        leans_none = probs.argmax(1) == self._none
+        keep[todo[leans_none & (probs.max(1) >= self.accept)]] = False
         own = np.array([self._class_of.get(int(v), -1) for v in det.data["chip_value"][todo]], int)
         p_own = np.where(own >= 0, probs[np.arange(len(todo)), own], 1.0)  # a value it was not taught: no say
         unsure = np.asarray(det.data.get("uncertain", np.zeros(len(det), bool)), bool)[todo]
         # A `none` counts only at `accept`: a box it leans `none` on below that is no denomination disagreement
         # but a doubt, and stays (uncertain)
-        leans_none = probs.argmax(1) == self._none
         keep[todo[unsure & (p_own < self.disagree_below) & ~leans_none]] = False
         out = det[keep]  # indexing copies: the caller's detections stay as they were
         at = (np.cumsum(keep) - 1)[todo]  # where each verified box is in `out`
