@@ -76,8 +76,11 @@ class ChipVerifier:
         todo = np.flatnonzero((np.asarray(det.data["chip_value"]) > 0) & (det.confidence < self.verify_below)
                               & ~elongated(det.xyxy))
         if not len(todo):
-            return det
+            return _with_none(det, np.full(len(det), np.nan, np.float32))
         probs = self.probabilities(frame, det.xyxy[todo])
+        none = np.full(len(det), np.nan, np.float32)
+        none[todo] = probs[:, self._none]
+        det = _with_none(det, none)
         keep = np.ones(len(det), bool)
         leans_none = probs.argmax(1) == self._none
         keep[todo[leans_none & (probs.max(1) >= self.accept)]] = False
@@ -96,6 +99,14 @@ class ChipVerifier:
             disputed = keep[todo] & ~unsure & (p_own < self.disagree_below)
             out.data["uncertain"][at[disputed]] = True
         return out
+
+
+def _with_none(det: sv.Detections, none: np.ndarray) -> sv.Detections:
+    """A copy of `det` carrying the verifier's belief that each box holds no chip (`data["chip_none"]`, NaN where it
+    did not look): the zones weigh it against where the box lies in its row (`ZoneMapper._hollow_in_rows`)."""
+    out = det[np.ones(len(det), bool)]  # indexing copies: the caller's detections stay as they were
+    out.data["chip_none"] = none
+    return out
 
 
 def _confirm(det: sv.Detections, boxes: np.ndarray, belief: np.ndarray) -> None:

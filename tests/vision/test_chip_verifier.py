@@ -183,6 +183,24 @@ def test_a_none_below_the_verifiers_acceptance_is_a_doubt_not_a_disagreement():
             assert out.data["uncertain"][0] and out.confidence[0] == np.float32(0.4)
 
 
+def test_each_box_carries_the_verifiers_belief_that_it_holds_no_chip_where_it_looked():
+    # The zones weigh that belief against where the box lies in its row (zones._hollow_in_rows): a sure box is
+    # not looked at (NaN), an unsure one carries the `none` the verifier gave it, even where it stays.
+    frame, chips = _frame_with_a_row_of_chips()
+    boxes = np.array([lb[1:] for lb in chips[:2]], np.float32)
+    det = _chip_detections(boxes, [5, 5], [0.95, 0.4], [False, True])
+    detector = Detector()
+    verifier = detector._verifier
+    fixed = np.full((1, len(verifier.names)), 0.01, np.float32)
+    fixed[0, verifier.names.index("none")] = 0.9
+    verifier.probabilities = lambda _f, _b: fixed
+    out = detector.verify_chips(frame, det)
+    assert len(out) == 2 and np.isnan(out.data["chip_none"][0]) and out.data["chip_none"][1] == np.float32(0.9)
+    assert "chip_none" not in det.data  # the caller's detections stay as they were
+    sure = _chip_detections(boxes, [5, 5], [0.95, 0.95], [False, False])
+    assert np.isnan(detector.verify_chips(frame, sure).data["chip_none"]).all()  # nothing to look at
+
+
 def test_without_a_verifier_unsure_boxes_are_left_as_they_came():
     frame, chips = _frame_with_a_row_of_chips()
     boxes = np.array([lb[1:] for lb in chips], np.float32)

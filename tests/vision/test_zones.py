@@ -362,6 +362,50 @@ def test_an_unsure_box_that_alone_splits_a_spot_into_two_stacks_is_no_chip(oracl
     assert sorted(mapper.observe(sure)[z.name].chips) == [1, 1, 100]
 
 
+def _wager_gap_payout(mapper: ZoneMapper, cam: Camera, oracle, none: float | None, ghost_at: str = "gap",
+                      sure: bool = False):
+    """3 Card Monster seat 2: a $35 Ante and its $10 payout laid in its line, a chip's gap past the wager's top chip,
+    with a box read as $5 at 0.4 in the gap (or just past the payout's top: `ghost_at="end"`) that the verifier
+    leans `none` on at `none` (None: it did not look)."""
+    z = mapper.layout.zone("seat2.ante")
+    u, step = mapper.spread.axes[0], mapper.spread.step_mm
+    wager = ChipStack([25, 5, 5], *z.centre)
+    top = np.array(chip_positions(wager)[-1])
+    payout = ChipStack([5, 5], *(top + 2.5 * step * u))
+    at = top + step * u if ghost_at == "gap" else np.array(chip_positions(payout)[-1]) + step * u
+    _, labels = render(mapper.layout, Scene(chips=[wager, payout]), cam, np.random.default_rng(0), effects=False)
+    det = oracle(labels)
+    box = det.xyxy[0]
+    half = (box[2:] - box[:2]) / 2
+    c = apply_homography(cam.H, np.array([at]))[0]
+    ghost = sv.Detections(xyxy=np.array([[*(c - half), *(c + half)]], np.float32),
+                          confidence=np.array([0.9 if sure else 0.4], np.float32),
+                          data={"class_name": np.array(["chip_5"], object), "card": np.array([""], object),
+                                "chip_value": np.array([5], np.int32), "card_confidence": np.zeros(1, np.float32),
+                                "uncertain": np.array([not sure])})
+    det = sv.Detections.merge([det, ghost])
+    det.data["chip_none"] = np.r_[np.full(len(det) - 1, np.nan), np.nan if none is None else none].astype(np.float32)
+    return mapper.observe(det)
+
+
+def test_an_unsure_box_inside_a_row_the_verifier_leans_none_on_is_no_chip(oracle):
+    # 3 Card Monster, held-out video: a payout laid a chip's gap past its wager's top chip, the detector drawing a
+    # box in the gap. Between two sure $5s the box is vouched for, and wager and payout read as one row: the
+    # payout's first chip counted with the wager (a $35 Ante read $45, its $10 payout $5), and nothing in doubt.
+    mapper, cam = _mapper("3-card-monster")
+    for none in (None, 0.5):  # the verifier did not look, or leans `none` too little to say
+        joined = _wager_gap_payout(mapper, cam, oracle, none)
+        assert joined["seat2.ante"].chips == [25, 5, 5, 5, 5] and not joined["seat2.ante"].chips_uncertain
+    split = _wager_gap_payout(mapper, cam, oracle, 0.9)
+    assert split["seat2.ante"].chips == [25, 5, 5] and split["seat2.ante.paid"].chips == [5, 5]
+    assert not split["seat2.ante"].chips_uncertain and not split["seat2.ante.paid"].chips_uncertain
+    # Read confidently, the box is not ours to drop; at a row's end the verifier's `none` is no proof (a real payout
+    # chip laid over its wager's top chip drew 0.83-0.92): the box stays, and so does the doubt.
+    assert _wager_gap_payout(mapper, cam, oracle, 0.9, sure=True)["seat2.ante"].chip_total == 45
+    end = _wager_gap_payout(mapper, cam, oracle, 0.9, ghost_at="end")
+    assert end["seat2.ante.paid"].chip_total == 15 and end["seat2.ante.paid"].chips_uncertain
+
+
 def test_outline_distances_match_each_polygon_measured_alone():
     """All zones' outlines in one array give, per zone, the distance measured against that zone alone."""
     rng = np.random.default_rng(5)
