@@ -52,9 +52,10 @@ ROW_PITCH_TOL_MM = 4.0
 # as another rank (a chip taken for pips), against 0 of 42 under less and 25 of 2,770 under none.
 CARD_UNDER_CHIPS = 0.5
 # An unsure box inside a row (neither end) that the chip verifier leans `none` on at this or more is no chip.
-# Over four held-out sets (set 9401, one per game; one-off pairing of every unsure box with the scripted scene's
-# chips), such boxes were no chip in 45 frames of 45 (0.73-0.97), and the one real chip inside a row it leaned
-# `none` on had 0.56; at a row's ends real chips reach 0.96 (at its top, a payout laid over its wager's top chip).
+# On held-out video (benchmarks/unsure_chips.py: every unsure box paired with the scripted scene's chips) such
+# boxes were no chip in every frame (45 of 45 on set 9401, the set the bound was chosen on), and the one real chip
+# inside a row it leaned `none` on had 0.56; at a row's ends real chips reach 0.96 (at its top, a payout laid over
+# its wager's top chip).
 HOLLOW_NONE = 0.7
 
 

@@ -1,0 +1,149 @@
+"""The chip boxes left unsure after the second looks, by where each lies in its row and what the chip verifier
+says of it, against whether a chip is really there.
+
+Reads the sets `benchmarks/reconstruction.py --mode video --cache DIR` rendered and looked at (each set folder's
+video, ground truth and stored second looks, `looked_*.pkl`; the newest is taken). For every analysed frame, each
+chip box still below the detector's confidence is placed in its row as the zones group them (`bottom`, `top`,
+`middle` of a row of two or more, or `lone`), the chip verifier's belief that it holds no chip is taken again from
+the frame, and the box is paired one to one, nearest first, with the chips of the scripted scene of that frame
+(within 0.3 of a chip's side): paired, it is a real chip; left over, a phantom. A box counts once per frame.
+
+What it is for: a rule that drops unsure boxes (zones.HOLLOW_NONE: inside a row, `none` at 0.7 or more) is safe
+only where no real chip lies among them. The figures per place and `none` band say where that holds.
+
+    python benchmarks/unsure_chips.py --cache DIR [--sets king-high_r10_s9401_f0.2 ...] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pickle
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+BANDS = (0.0, 0.5, 0.7, 0.9, 1.01)  # the verifier's `none`: below 0.5 it leans to a denomination
+PLACES = ("bottom", "middle", "top", "lone")
+
+
+def _place(k: int, stacks) -> str:
+    row = next((r for st in stacks for r in st.rows if k in r), ())
+    if len(row) <= 1:
+        return "lone"
+    return "bottom" if row[0] == k else "top" if row[-1] == k else "middle"
+
+
+def _pairs(boxes_mm: np.ndarray, truth_mm: np.ndarray, reach_mm: float) -> set[int]:
+    """Indices of the boxes paired one to one, nearest first, with a true chip within `reach_mm`."""
+    if not len(truth_mm) or not len(boxes_mm):
+        return set()
+    d = np.linalg.norm(boxes_mm[:, None, :] - truth_mm[None, :, :], axis=2)
+    taken_b, taken_t = set(), set()
+    for flat in np.argsort(d, axis=None):
+        b, t = np.unravel_index(flat, d.shape)
+        if d[b, t] > reach_mm:
+            break
+        if b not in taken_b and t not in taken_t:
+            taken_b.add(int(b))
+            taken_t.add(int(t))
+    return taken_b
+
+
+def unsure_boxes(folder: Path) -> list[dict]:
+    """One row per unsure chip box per frame of the set in `folder`."""
+    import cv2
+
+    from pipelines.rounds.run import spec_from
+    from pipelines.sim.render import chip_positions
+    from pipelines.sim.scene import CHIP_D_MM
+    from pipelines.sim.session import script_session
+    from pipelines.vision.chip_boxes import chip_centres
+    from pipelines.vision.detect import Detector
+    from pipelines.vision.zones import ZoneMapper
+
+    m = re.fullmatch(r"(.+)_r(\d+)_s(\d+)_f([\d.]+)", folder.name)
+    if m is None:
+        raise SystemExit(f"{folder}: not a set folder of benchmarks/reconstruction.py --cache (GAME_rN_sSEED_fRATE)")
+    game, rounds, seed, rate = m.group(1), int(m.group(2)), int(m.group(3)), float(m.group(4))
+    looked_files = sorted(folder.glob("looked_*.pkl"), key=lambda p: p.stat().st_mtime)
+    if not looked_files:
+        raise SystemExit(f"{folder}: no looked_*.pkl; run benchmarks/reconstruction.py --mode video --cache on it")
+    looked = pickle.loads(looked_files[-1].read_bytes())
+    scripted, _ = script_session(game, rounds, seed, rate)
+    scenes = [s for r in scripted for s in r.scenes]
+    if len(scenes) != len(looked):
+        raise SystemExit(f"{folder}: {len(looked)} frames looked at, the script has {len(scenes)} (a live-path cache?)")
+    spec = spec_from(folder)
+    mapper = ZoneMapper(spec.layout, np.asarray(spec.homography, np.float64))
+    verifier = Detector()._verifier
+    if verifier is None:
+        raise SystemExit("no chip verifier weights (models/chip_verifier.onnx)")
+    cap = cv2.VideoCapture(str(spec.video))
+    out: list[dict] = []
+    for f, det in enumerate(looked):
+        ok, image = cap.read()
+        if not ok:
+            raise SystemExit(f"{spec.video}: cannot read frame {f}")
+        values = np.asarray(det.data["chip_value"])
+        chips = np.flatnonzero(values > 0)
+        unsure = [k for k in range(len(chips)) if det.data["uncertain"][chips[k]]]
+        if not unsure:
+            continue
+        names = np.asarray(det.data["class_name"]).astype(str)
+        cards = (names == "card") | np.char.startswith(names, "back_")
+        mm = mapper.to_table(chip_centres(det.xyxy[chips], det.xyxy[cards]))
+        stacks = mapper.group_stacks(mm, values[chips])
+        truth = np.array([p for st in scenes[f].chips for p in chip_positions(st)]).reshape(-1, 2)
+        real = _pairs(mm, truth, 0.3 * CHIP_D_MM)
+        none = verifier.probabilities(image, det.xyxy[chips[unsure]])[:, verifier.names.index("none")]
+        out += [{"frame": f, "place": _place(k, stacks), "none": float(p), "real": k in real}
+                for k, p in zip(unsure, none, strict=True)]
+    return out
+
+
+def tally(rows: list[dict]) -> dict:
+    """{place: {band: {"real": n, "phantom": n}}}, bands named by their lower bound."""
+    c = Counter((r["place"], int(np.digitize(r["none"], BANDS)) - 1, r["real"]) for r in rows)
+    return {place: {f"{BANDS[b]:g}-{min(BANDS[b + 1], 1):g}": {"real": c[(place, b, True)],
+                                                                "phantom": c[(place, b, False)]}
+                    for b in range(len(BANDS) - 1)} for place in PLACES}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cache", type=Path, required=True, help="benchmarks/reconstruction.py's --cache folder")
+    ap.add_argument("--sets", nargs="*", default=None, help="set folder names (default: every one looked at)")
+    ap.add_argument("--json", action="store_true", help="end with one JSON object line")
+    args = ap.parse_args(argv)
+    folders = ([args.cache / s for s in args.sets] if args.sets
+               else sorted(p.parent for p in args.cache.glob("*/looked_*.pkl")))
+    folders = list(dict.fromkeys(folders))
+    if not folders:
+        raise SystemExit(f"{args.cache}: no set looked at yet")
+    per_set = {}
+    for folder in folders:
+        rows = unsure_boxes(folder)
+        per_set[folder.name] = tally(rows)
+        print(f"{folder.name}: {len(rows)} unsure chip boxes (box-frames)", flush=True)
+    total = tally([])
+    for t in per_set.values():
+        for place, bands in t.items():
+            for band, n in bands.items():
+                for k in ("real", "phantom"):
+                    total[place][band][k] += n[k]
+    print(f"{'place':8s} " + " ".join(f"{b:>16s}" for b in total["bottom"]) + "   (real / phantom, by verifier none)")
+    for place, bands in total.items():
+        print(f"{place:8s} " + " ".join(f"{n['real']:>7d} / {n['phantom']:<6d}" for n in bands.values()))
+    if args.json:
+        print(json.dumps({"sets": list(per_set), "total": total, "per_set": per_set}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
