@@ -37,6 +37,7 @@ became 199, none wrong.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -75,12 +76,11 @@ class ChipVerifier:
         # would show the card's middle, so the verifier says nothing about it.
         todo = np.flatnonzero((np.asarray(det.data["chip_value"]) > 0) & (det.confidence < self.verify_below)
                               & ~elongated(det.xyxy))
-        if not len(todo):
-            return _with_none(det, np.full(len(det), np.nan, np.float32))
+        none = np.full(len(det), np.nan, np.float32)  # the verifier's belief that a box holds no chip (see below)
+        if not len(todo):  # the caller's detections, with what the verifier says of them: nothing
+            return replace(det, data={**det.data, "chip_none": none})
         probs = self.probabilities(frame, det.xyxy[todo])
-        none = np.full(len(det), np.nan, np.float32)
         none[todo] = probs[:, self._none]
-        det = _with_none(det, none)
         keep = np.ones(len(det), bool)
         leans_none = probs.argmax(1) == self._none
         keep[todo[leans_none & (probs.max(1) >= self.accept)]] = False
@@ -91,6 +91,8 @@ class ChipVerifier:
         # but a doubt, and stays (uncertain)
         keep[todo[unsure & (p_own < self.disagree_below) & ~leans_none]] = False
         out = det[keep]  # indexing copies: the caller's detections stay as they were
+        # NaN where it did not look: the zones weigh it against where the box lies in its row (`_hollow_in_rows`)
+        out.data["chip_none"] = none[keep]
         at = (np.cumsum(keep) - 1)[todo]  # where each verified box is in `out`
         if self.confirm_from > 0:
             sure = keep[todo] & (own >= 0) & (p_own >= self.confirm_from)
@@ -99,14 +101,6 @@ class ChipVerifier:
             disputed = keep[todo] & ~unsure & (p_own < self.disagree_below)
             out.data["uncertain"][at[disputed]] = True
         return out
-
-
-def _with_none(det: sv.Detections, none: np.ndarray) -> sv.Detections:
-    """A copy of `det` carrying the verifier's belief that each box holds no chip (`data["chip_none"]`, NaN where it
-    did not look): the zones weigh it against where the box lies in its row (`ZoneMapper._hollow_in_rows`)."""
-    out = det[np.ones(len(det), bool)]  # indexing copies: the caller's detections stay as they were
-    out.data["chip_none"] = none
-    return out
 
 
 def _confirm(det: sv.Detections, boxes: np.ndarray, belief: np.ndarray) -> None:
