@@ -6,7 +6,8 @@ video, ground truth and stored second looks, `looked_*.pkl`; the newest is taken
 chip box still below the detector's confidence is placed in its row as the zones group them (`bottom`, `top`,
 `middle` of a row of two or more, or `lone`), the chip verifier's belief that it holds no chip is taken again from
 the frame, and the box is paired one to one, nearest first, with the chips of the scripted scene of that frame
-(within 0.3 of a chip's side): paired, it is a real chip; left over, a phantom. A box counts once per frame.
+(within half a box side: `chip_verifier_data.pair_boxes`, as the verifier's own labels are drawn): paired, it is a
+real chip; left over, a phantom. A box counts once per frame.
 
 What it is for: a rule that drops unsure boxes (zones.HOLLOW_NONE: inside a row, `none` at 0.7 or more) is safe
 only where no real chip lies among them. The figures per place and `none` band say where that holds.
@@ -39,31 +40,15 @@ def _place(k: int, stacks) -> str:
     return "bottom" if row[0] == k else "top" if row[-1] == k else "middle"
 
 
-def _pairs(boxes_mm: np.ndarray, truth_mm: np.ndarray, reach_mm: float) -> set[int]:
-    """Indices of the boxes paired one to one, nearest first, with a true chip within `reach_mm`."""
-    if not len(truth_mm) or not len(boxes_mm):
-        return set()
-    d = np.linalg.norm(boxes_mm[:, None, :] - truth_mm[None, :, :], axis=2)
-    taken_b, taken_t = set(), set()
-    for flat in np.argsort(d, axis=None):
-        b, t = np.unravel_index(flat, d.shape)
-        if d[b, t] > reach_mm:
-            break
-        if b not in taken_b and t not in taken_t:
-            taken_b.add(int(b))
-            taken_t.add(int(t))
-    return taken_b
-
-
 def unsure_boxes(folder: Path) -> list[dict]:
     """One row per unsure chip box per frame of the set in `folder`."""
     import cv2
 
     from pipelines.rounds.run import spec_from
     from pipelines.sim.render import chip_positions
-    from pipelines.sim.scene import CHIP_D_MM
     from pipelines.sim.session import script_session
     from pipelines.vision.chip_boxes import chip_centres
+    from pipelines.vision.chip_verifier_data import pair_boxes
     from pipelines.vision.detect import Detector
     from pipelines.vision.zones import ZoneMapper
 
@@ -100,9 +85,9 @@ def unsure_boxes(folder: Path) -> list[dict]:
         mm = mapper.to_table(chip_centres(det.xyxy[chips], det.xyxy[cards]))
         stacks = mapper.group_stacks(mm, values[chips])
         truth = np.array([p for st in scenes[f].chips for p in chip_positions(st)]).reshape(-1, 2)
-        real = _pairs(mm, truth, 0.3 * CHIP_D_MM)
+        real = pair_boxes(det.xyxy[chips], mapper.to_image(truth))
         none = verifier.probabilities(image, det.xyxy[chips[unsure]])[:, verifier.names.index("none")]
-        out += [{"frame": f, "place": _place(k, stacks), "none": float(p), "real": k in real}
+        out += [{"frame": f, "place": _place(k, stacks), "none": float(p), "real": bool(real[k])}
                 for k, p in zip(unsure, none, strict=True)]
     return out
 

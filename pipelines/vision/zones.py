@@ -53,8 +53,8 @@ ROW_PITCH_TOL_MM = 4.0
 CARD_UNDER_CHIPS = 0.5
 # An unsure box inside a row (neither end) that the chip verifier leans `none` on at this or more is no chip.
 # On 16 held-out video sets (benchmarks/unsure_chips.py: every unsure box paired with the scripted scene's chips)
-# such boxes were no chip in 115 frames of 115 (the bound was chosen on set 9401); at a row's ends 30 of 328 were
-# real chips, up to 0.96 (at its top, a payout laid over its wager's top chip), so the ends are left alone.
+# such boxes were no chip in 115 frames of 115 (the bound was chosen on set 9401); at a row's ends 32 of 344 were
+# real chips, 14 of them at 0.9+ (at its top, a payout laid over its wager's top chip), so the ends are left alone.
 HOLLOW_NONE = 0.7
 
 
