@@ -87,7 +87,8 @@ def unsure_boxes(folder: Path) -> list[dict]:
         truth = np.array([p for st in scenes[f].chips for p in chip_positions(st)]).reshape(-1, 2)
         real = pair_boxes(det.xyxy[chips], mapper.to_image(truth))
         none = verifier.probabilities(image, det.xyxy[chips[unsure]])[:, verifier.names.index("none")]
-        out += [{"frame": f, "place": _place(k, stacks), "none": float(p), "real": bool(real[k])}
+        out += [{"frame": f, "place": _place(k, stacks), "none": float(p), "real": bool(real[k]),
+                 "x_mm": float(mm[k, 0]), "y_mm": float(mm[k, 1])}
                 for k, p in zip(unsure, none, strict=True)]
     return out
 

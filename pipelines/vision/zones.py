@@ -13,9 +13,10 @@ offset, consecutive steps, never a chip worth more than the one before it: stack
 at the bottom), rows into stacks (same centre along the spread, one pitch apart), and each
 stack goes to the zone containing its centre (else the nearest within `stack_reach_mm`). A chip read below
 the detector's confidence makes its zone uncertain, unless the row vouches for it (inside the row between
-two sure chips of its kind); an unsure box inside a row that the chip verifier leans `none` on is dropped
-(`_hollow_in_rows`); a lone unsure box off the rows of its spot's sure chips is no chip at all, nor is
-an unsure box without which the spot's chips form regular stacks, or one stack, where they did not (`_misfits`).
+two sure chips of its kind); an unsure box inside a row that the chip verifier leans `none` on is dropped, and
+one at a row's end or alone that it has leant `none` on in each of its place's last readings
+(`_hollow_in_rows`, `lasting_none.py`); a lone unsure box off the rows of its spot's sure chips is no chip at all,
+nor is an unsure box without which the spot's chips form regular stacks, or one stack, where they did not (`_misfits`).
 A lone chip just past the end of another spot's row leaves both spots in doubt (`_adrift`): which holds it is a
 guess.
 """
@@ -35,6 +36,7 @@ from matplotlib.path import Path as MplPath
 from pipelines.games.layout import Layout
 
 from .chip_boxes import chip_centres, share_under
+from .lasting_none import LastingNone
 from .observe import CardObs, FrameObs, ZoneObs
 
 if TYPE_CHECKING:
@@ -56,6 +58,12 @@ CARD_UNDER_CHIPS = 0.5
 # such boxes were no chip in 115 frames of 115 (the bound was chosen on set 9401); at a row's ends 32 of 344 were
 # real chips, 14 of them at 0.9+ (at its top, a payout laid over its wager's top chip), so the ends are left alone.
 HOLLOW_NONE = 0.7
+# An unsure box at a row's end, or alone, that the verifier has leant `none` on at this or more in each of its
+# place's last `LastingNone.frames` (5) readings is no chip (lasting_none.py). Real chips there draw single
+# readings up to 0.96; on six held-out video sets (one-off count, as benchmarks/unsure_chips.py pairs boxes)
+# 5 readings in a row at 0.8+ were no chip in 93 box-frames of 93 at a row's ends and 153 of 153 alone; 3 in a
+# row took 2 real chips with 69 phantoms at the ends.
+LASTING_NONE = 0.8
 
 
 @dataclass(frozen=True)
@@ -163,6 +171,8 @@ class ZoneMapper:
     # A chip this near the centre of a wager's spot is the wager's: a payout is laid beside it, never there.
     spot_core_mm: float = 15.0
     frame_size: tuple[int, int] = (1280, 720)  # only for observe_scene: what falls outside the frame
+    # what the chip verifier said of each place over the last analysed frames: `observe` keeps it
+    lasting: LastingNone = field(default_factory=LastingNone, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.H_table_to_image = np.asarray(self.H_table_to_image, np.float64)
@@ -357,7 +367,8 @@ class ZoneMapper:
         chip_idx = np.flatnonzero(chip_vals > 0)
         stacks = self.group_stacks(centres[chip_idx], chip_vals[chip_idx])
         none = np.asarray(data.get("chip_none", np.full(n, np.nan)), np.float64)
-        hollow = _hollow_in_rows(stacks, uncertain[chip_idx], none[chip_idx])
+        lasting = self.lasting.update(centres[chip_idx], none[chip_idx])
+        hollow = _hollow_in_rows(stacks, uncertain[chip_idx], none[chip_idx], lasting)
         if hollow:
             chip_idx = np.delete(chip_idx, sorted(hollow))
             stacks = self.group_stacks(centres[chip_idx], chip_vals[chip_idx])
@@ -367,6 +378,9 @@ class ZoneMapper:
             stacks = self.group_stacks(centres[chip_idx], chip_vals[chip_idx])
         off_row = self._off_row_ghosts(stacks, centres[chip_idx], uncertain[chip_idx])
         adrift = self._adrift(stacks, centres[chip_idx], chip_vals[chip_idx], skip=off_row)
+        # How sure each chip is: the detector's confidence, or the verifier's belief that a chip lies there where
+        # it looked and that is higher (its full-resolution second look is a second witness).
+        seen = np.fmax(conf, np.where(uncertain, np.nan, 1.0 - none))
         for k, st in enumerate(stacks):
             if st.zone is None or k in off_row:
                 continue
@@ -376,7 +390,7 @@ class ZoneMapper:
             other = bool(doubted.any()) or not st.rows_regular or st.zone in adrift
             obs[st.zone].chips_uncertain |= other or st.reaches
             obs[st.zone].chips_doubt_other |= other
-            obs[st.zone].chips_min_confidence = min(obs[st.zone].chips_min_confidence, float(conf[members].min()))
+            obs[st.zone].chips_min_confidence = min(obs[st.zone].chips_min_confidence, float(seen[members].min()))
         return _sorted(obs)
 
     def _misfits(self, stacks: list[ChipStackObs], pts: np.ndarray, values: np.ndarray,
@@ -554,17 +568,22 @@ def _spot(zone: str) -> str:
     return zone.removesuffix(".paid")
 
 
-def _hollow_in_rows(stacks: list[ChipStackObs], uncertain: np.ndarray, none: np.ndarray) -> set[int]:
-    """Members (indices into the grouped chips) that lie inside a row, between two of its boxes, read below the
-    detector's confidence, and that the chip verifier leans `none` on at `HOLLOW_NONE` or more: the detector's box
-    in the gap between two chips (a payout laid a chip's gap past its wager) or half a step off one. Taken as a
-    chip, it joins wager and payout into one row, or makes a row one chip too long; the verifier, alone, is not
-    sure enough to drop it (its `accept` is for a box wherever it lies; at a row's top it leans `none` at up to
-    0.92 on a real payout chip laid over its wager's top chip)."""
+def _hollow_in_rows(stacks: list[ChipStackObs], uncertain: np.ndarray, none: np.ndarray,
+                    lasting: np.ndarray | None = None) -> set[int]:
+    """Members (indices into the grouped chips) read below the detector's confidence that are no chip: inside a
+    row (between two of its boxes) where the chip verifier leans `none` on them at `HOLLOW_NONE` or more, and at a
+    row's end or alone where it has at `LASTING_NONE` or more in each of their place's last readings (`lasting`).
+    Inside a row such a box is the detector's box in the gap between two chips (a payout laid a chip's gap past its
+    wager) or half a step off one: taken as a chip, it joins wager and payout into one row, or makes a row one chip
+    too long. At a row's end a single frame's `none` is no proof (at its top the verifier leans `none` at up to
+    0.92 on a real payout chip laid over its wager's top chip, at its bottom up to 0.96), but a phantom there (a
+    $25 box one step below a $2 row) draws it frame after frame."""
+    lasting = np.full(len(none), np.nan) if lasting is None else lasting
     out: set[int] = set()
     for st in stacks:
         for row in st.rows:
             out |= {m for m in row[1:-1] if uncertain[m] and none[m] >= HOLLOW_NONE}
+            out |= {m for m in {row[0], row[-1]} if uncertain[m] and lasting[m] >= LASTING_NONE}
     return out
 
 

@@ -453,3 +453,44 @@ def test_a_lone_chip_just_past_another_spots_row_leaves_both_spots_in_doubt(orac
     dearer.confidence[-1], dearer.data["uncertain"][-1] = 0.95, False
     # Worth more than the row's top chip, it cannot have been part of it (stacks are coloured up).
     assert not mapper.observe(dearer)[high.name].chips_uncertain
+
+
+def test_an_unsure_box_at_a_rows_end_the_verifier_calls_none_frame_after_frame_is_no_chip(oracle):
+    # King High, held-out video: a $25 box one step past a row's end, read below the detector's confidence, that
+    # the verifier called `none` at 0.80-0.98 in every frame (its acceptance, 0.97, reached in a few). One frame's
+    # `none` there is no proof (real chips at a row's ends drew up to 0.96), five in a row are.
+    mapper, cam = _mapper("3-card-monster")
+    reads = [_wager_gap_payout(mapper, cam, oracle, none, ghost_at="end") for none in (0.9, 0.85, 0.95, 0.82, 0.93)]
+    assert [r["seat2.ante.paid"].chip_total for r in reads] == [15, 15, 15, 15, 10]
+    assert reads[0]["seat2.ante.paid"].chips_uncertain and not reads[-1]["seat2.ante.paid"].chips_uncertain
+    # A frame in which the verifier reads it as a chip ends the run: five high readings are needed again.
+    mapper, cam = _mapper("3-card-monster")
+    nones = (0.9, 0.85, 0.2, 0.88, 0.9, 0.92, 0.86, 0.91)
+    reads = [_wager_gap_payout(mapper, cam, oracle, none, ghost_at="end") for none in nones]
+    assert [r["seat2.ante.paid"].chip_total for r in reads] == [15] * 7 + [10]
+    # The same reading carried over unchanged (the regional path keeps the last frame's boxes outside its tile)
+    # is one look, however many frames repeat it.
+    mapper, cam = _mapper("3-card-monster")
+    reads = [_wager_gap_payout(mapper, cam, oracle, 0.9, ghost_at="end") for _ in range(6)]
+    assert all(r["seat2.ante.paid"].chip_total == 15 for r in reads)
+
+
+def test_a_chip_the_verifier_saw_counts_as_sure_as_the_verifier_is(oracle):
+    # King High, held-out video: a payout chip read at 0.74-0.79 (above the detector's uncertainty, below the
+    # tracker's 0.8 for lifting a doubt) for eight frames after a hand half covered it, that the verifier, looking
+    # at the full-resolution crop, called a chip (`none` 0.01-0.05): the payout stayed in doubt for nothing.
+    mapper, cam = _mapper("king-high")
+    payout = ChipStack([100, 100, 100], *mapper.layout.zone("seat5.high").centre)
+    _, labels = render(mapper.layout, Scene(chips=[payout]), cam, np.random.default_rng(0), effects=False)
+
+    def least(none: float, uncertain: bool = False) -> float:
+        det = oracle(labels)
+        det.confidence = np.r_[0.77, np.ones(len(det) - 1)].astype(np.float32)
+        det.data["uncertain"] = np.r_[uncertain, np.zeros(len(det) - 1, bool)]
+        det.data["chip_none"] = np.r_[none, np.full(len(det) - 1, np.nan)].astype(np.float32)
+        return mapper.observe(det)["seat5.high"].chips_min_confidence
+
+    assert least(0.03) == pytest.approx(0.97)
+    assert least(np.nan) == pytest.approx(0.77)  # the verifier did not look: the detector's word alone
+    assert least(0.5) == pytest.approx(0.77)  # it leans to a chip, less than the detector does
+    assert least(0.03, uncertain=True) == pytest.approx(0.77)  # a box in doubt is not vouched for by its `none`
