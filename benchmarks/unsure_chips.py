@@ -10,7 +10,9 @@ the frame, and the box is paired one to one, nearest first, with the chips of th
 real chip; left over, a phantom. A box counts once per frame.
 
 What it is for: a rule that drops unsure boxes (zones.HOLLOW_NONE: inside a row, `none` at 0.7 or more) is safe
-only where no real chip lies among them. The figures per place and `none` band say where that holds.
+only where no real chip lies among them. The figures per place and `none` band say where that holds. A second table
+counts the same boxes by their lasting `none` (lasting_none.py: the least of their place's last five readings, as
+the zones keep it from the stored second looks), the evidence for zones.LASTING_NONE at a row's ends and alone.
 
     python benchmarks/unsure_chips.py --cache DIR [--sets king-high_r10_s9401_f0.2 ...] [--json]
 """
@@ -29,7 +31,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-BANDS = (0.0, 0.5, 0.7, 0.9, 1.01)  # the verifier's `none`: below 0.5 it leans to a denomination
+BANDS = (0.0, 0.5, 0.7, 0.8, 0.9, 1.01)  # the verifier's `none`: below 0.5 it leans to a denomination
 PLACES = ("bottom", "middle", "top", "lone")
 
 
@@ -50,6 +52,7 @@ def unsure_boxes(folder: Path) -> list[dict]:
     from pipelines.vision.chip_boxes import chip_centres
     from pipelines.vision.chip_verifier_data import pair_boxes
     from pipelines.vision.detect import Detector
+    from pipelines.vision.lasting_none import LastingNone
     from pipelines.vision.zones import ZoneMapper
 
     m = re.fullmatch(r"(.+)_r(\d+)_s(\d+)_f([\d.]+)", folder.name)
@@ -70,6 +73,7 @@ def unsure_boxes(folder: Path) -> list[dict]:
     if verifier is None:
         raise SystemExit("no chip verifier weights (models/chip_verifier.onnx)")
     cap = cv2.VideoCapture(str(spec.video))
+    memory = LastingNone()
     out: list[dict] = []
     for f, det in enumerate(looked):
         ok, image = cap.read()
@@ -77,28 +81,41 @@ def unsure_boxes(folder: Path) -> list[dict]:
             raise SystemExit(f"{spec.video}: cannot read frame {f}")
         values = np.asarray(det.data["chip_value"])
         chips = np.flatnonzero(values > 0)
-        unsure = [k for k in range(len(chips)) if det.data["uncertain"][chips[k]]]
-        if not unsure:
-            continue
         names = np.asarray(det.data["class_name"]).astype(str)
         cards = (names == "card") | np.char.startswith(names, "back_")
         mm = mapper.to_table(chip_centres(det.xyxy[chips], det.xyxy[cards]))
+        # what the zones keep of the verifier's readings over frames (the stored second looks carry them)
+        lasting = memory.update(mm, np.asarray(det.data.get("chip_none", np.full(len(det), np.nan)))[chips])
+        unsure = [k for k in range(len(chips)) if det.data["uncertain"][chips[k]]]
+        if not unsure:
+            continue
         stacks = mapper.group_stacks(mm, values[chips])
         truth = np.array([p for st in scenes[f].chips for p in chip_positions(st)]).reshape(-1, 2)
         real = pair_boxes(det.xyxy[chips], mapper.to_image(truth))
         none = verifier.probabilities(image, det.xyxy[chips[unsure]])[:, verifier.names.index("none")]
         out += [{"frame": f, "place": _place(k, stacks), "none": float(p), "real": bool(real[k]),
-                 "x_mm": float(mm[k, 0]), "y_mm": float(mm[k, 1])}
+                 "lasting": float(lasting[k])}
                 for k, p in zip(unsure, none, strict=True)]
     return out
 
 
-def tally(rows: list[dict]) -> dict:
-    """{place: {band: {"real": n, "phantom": n}}}, bands named by their lower bound."""
-    c = Counter((r["place"], int(np.digitize(r["none"], BANDS)) - 1, r["real"]) for r in rows)
+def tally(rows: list[dict], key: str = "none") -> dict:
+    """{place: {band: {"real": n, "phantom": n}}} of `key` (this frame's `none`, or the `lasting` one), bands named
+    by their lower bound; a box without a lasting `none` yet counts in none of them."""
+    c = Counter((r["place"], int(np.digitize(r[key], BANDS)) - 1, r["real"]) for r in rows if np.isfinite(r[key]))
     return {place: {f"{BANDS[b]:g}-{min(BANDS[b + 1], 1):g}": {"real": c[(place, b, True)],
                                                                 "phantom": c[(place, b, False)]}
                     for b in range(len(BANDS) - 1)} for place in PLACES}
+
+
+def _summed(tallies) -> dict:
+    total = tally([])
+    for t in tallies:
+        for place, bands in t.items():
+            for band, n in bands.items():
+                for k in ("real", "phantom"):
+                    total[place][band][k] += n[k]
+    return total
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -112,22 +129,19 @@ def main(argv: list[str] | None = None) -> int:
     folders = list(dict.fromkeys(folders))
     if not folders:
         raise SystemExit(f"{args.cache}: no set looked at yet")
-    per_set = {}
+    per_set, lasting = {}, {}
     for folder in folders:
         rows = unsure_boxes(folder)
-        per_set[folder.name] = tally(rows)
+        per_set[folder.name], lasting[folder.name] = tally(rows), tally(rows, "lasting")
         print(f"{folder.name}: {len(rows)} unsure chip boxes (box-frames)", flush=True)
-    total = tally([])
-    for t in per_set.values():
+    total, total_lasting = _summed(per_set.values()), _summed(lasting.values())
+    for title, t in (("this frame's none", total), ("lasting none", total_lasting)):
+        print(f"{'place':8s} " + " ".join(f"{b:>16s}" for b in t["bottom"]) + f"   (real / phantom, by {title})")
         for place, bands in t.items():
-            for band, n in bands.items():
-                for k in ("real", "phantom"):
-                    total[place][band][k] += n[k]
-    print(f"{'place':8s} " + " ".join(f"{b:>16s}" for b in total["bottom"]) + "   (real / phantom, by verifier none)")
-    for place, bands in total.items():
-        print(f"{place:8s} " + " ".join(f"{n['real']:>7d} / {n['phantom']:<6d}" for n in bands.values()))
+            print(f"{place:8s} " + " ".join(f"{n['real']:>7d} / {n['phantom']:<6d}" for n in bands.values()))
     if args.json:
-        print(json.dumps({"sets": list(per_set), "total": total, "per_set": per_set}))
+        print(json.dumps({"sets": list(per_set), "total": total, "total_lasting": total_lasting, "per_set": per_set,
+                          "per_set_lasting": lasting}))
     return 0
 
 

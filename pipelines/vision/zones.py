@@ -60,9 +60,8 @@ CARD_UNDER_CHIPS = 0.5
 HOLLOW_NONE = 0.7
 # An unsure box at a row's end, or alone, that the verifier has leant `none` on at this or more in each of its
 # place's last `LastingNone.frames` (5) readings is no chip (lasting_none.py). Real chips there draw single
-# readings up to 0.96; on six held-out video sets (one-off count, as benchmarks/unsure_chips.py pairs boxes)
-# 5 readings in a row at 0.8+ were no chip in 93 box-frames of 93 at a row's ends and 153 of 153 alone; 3 in a
-# row took 2 real chips with 69 phantoms at the ends.
+# readings up to 0.96, but not five in a row: `benchmarks/unsure_chips.py` (its lasting table) over eight held-out
+# video sets counts 0 real chips among 43 such box-frames at a row's ends (and 0 real below 0.7 at the bottom).
 LASTING_NONE = 0.8
 
 
