@@ -30,6 +30,7 @@ from tqdm import tqdm
 
 from .classes import CHIP_VALUES
 from .crops import chip_crops
+from .pairing import nearest_first
 
 VERIFIER_CLASSES: tuple[str, ...] = ("none", *(f"chip_{v}" for v in CHIP_VALUES))
 VERIFIER_IMGSZ = 40
@@ -80,19 +81,12 @@ def pair_boxes(boxes: np.ndarray, shown: np.ndarray, within: float = PAIR_WITHIN
     within `within` box sides; 0 for the boxes left over."""
     boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
     shown = np.asarray(shown, np.float64).reshape(-1, 2)
-    out = np.zeros(len(boxes), int)
     if not len(boxes) or not len(shown):
-        return out
+        return np.zeros(len(boxes), int)
     centres, side = _centres_and_sides(boxes)
     d = np.linalg.norm(centres[:, None] - shown[None], axis=-1) / side[:, None]
-    free_chip = np.ones(len(shown), bool)
-    for flat in np.argsort(d, axis=None):  # greedy by distance: boxes on a chip's centre claim it first
-        i, j = divmod(int(flat), len(shown))
-        if d[i, j] >= within:
-            break
-        if not out[i] and free_chip[j]:
-            out[i], free_chip[j] = 1, False
-    return out
+    # greedy by distance: boxes on a chip's centre claim it first
+    return (nearest_first(d, d < within) >= 0).astype(int)
 
 
 def label_boxes(boxes: np.ndarray, shown: np.ndarray, shown_values: np.ndarray,

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .pairing import nearest_first
+
 
 @dataclass
 class _Place:
@@ -61,20 +63,7 @@ class LastingNone:
 
     def _nearest(self, pts: np.ndarray) -> list[_Place | None]:
         """Each point's place seen before, one to one and nearest first, within `radius_mm`."""
-        found: list[_Place | None] = [None] * len(pts)
         if not self._places or not len(pts):
-            return found
-        xy = np.array([p.xy for p in self._places])
-        d = np.linalg.norm(pts[:, None, :] - xy[None, :, :], axis=2)
-        used_points: set[int] = set()
-        taken: set[int] = set()
-        for flat in np.argsort(d, axis=None):
-            i, j = divmod(int(flat), len(self._places))
-            if d[i, j] > self.radius_mm:
-                break
-            if i in used_points or j in taken:
-                continue
-            used_points.add(i)
-            taken.add(j)
-            found[i] = self._places[j]
-        return found
+            return [None] * len(pts)
+        d = np.linalg.norm(pts[:, None, :] - np.array([p.xy for p in self._places])[None, :, :], axis=2)
+        return [self._places[j] if j >= 0 else None for j in nearest_first(d, d <= self.radius_mm)]

@@ -568,7 +568,7 @@ def _spot(zone: str) -> str:
 
 
 def _hollow_in_rows(stacks: list[ChipStackObs], uncertain: np.ndarray, none: np.ndarray,
-                    lasting: np.ndarray | None = None) -> set[int]:
+                    lasting: np.ndarray) -> set[int]:
     """Members (indices into the grouped chips) read below the detector's confidence that are no chip: inside a
     row (between two of its boxes) where the chip verifier leans `none` on them at `HOLLOW_NONE` or more, and at a
     row's end or alone where it has at `LASTING_NONE` or more in each of their place's last readings (`lasting`).
@@ -577,7 +577,6 @@ def _hollow_in_rows(stacks: list[ChipStackObs], uncertain: np.ndarray, none: np.
     too long. At a row's end a single frame's `none` is no proof (at its top the verifier leans `none` at up to
     0.92 on a real payout chip laid over its wager's top chip, at its bottom up to 0.96), but a phantom there (a
     $25 box one step below a $2 row) draws it frame after frame."""
-    lasting = np.full(len(none), np.nan) if lasting is None else lasting
     out: set[int] = set()
     for st in stacks:
         for row in st.rows:
