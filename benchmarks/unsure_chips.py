@@ -2,12 +2,13 @@
 says of it, against whether a chip is really there.
 
 Reads the sets `benchmarks/reconstruction.py --mode video --cache DIR` rendered and looked at (each set folder's
-video, ground truth and stored second looks, `looked_*.pkl`; the newest is taken). For every analysed frame, each
-chip box still below the detector's confidence is placed in its row as the zones group them (`bottom`, `top`,
-`middle` of a row of two or more, or `lone`), the chip verifier's belief that it holds no chip is taken again from
-the frame, and the box is paired one to one, nearest first, with the chips of the scripted scene of that frame
-(within half a box side: `chip_verifier_data.pair_boxes`, as the verifier's own labels are drawn): paired, it is a
-real chip; left over, a phantom. A box counts once per frame.
+ground truth and stored second looks, `looked_*.pkl`; the newest is taken). For every analysed frame, each chip box
+still below the detector's confidence is placed in its row as the zones group them (`bottom`, `top`, `middle` of a
+row of two or more, or `lone`), with the chip verifier's belief that it holds no chip as the second looks stored
+it (`data["chip_none"]`, what the zones are given; a box the verifier does not look at, long and thin as a card's
+edge reads, counts in no band), and is paired one to one, nearest first, with the chips of the scripted scene of
+that frame (within half a box side: `chip_verifier_data.pair_boxes`, as the verifier's own labels are drawn):
+paired, it is a real chip; left over, a phantom. A box counts once per frame.
 
 What it is for: a rule that drops unsure boxes (zones.HOLLOW_NONE: inside a row, `none` at 0.7 or more) is safe
 only where no real chip lies among them. The figures per place and `none` band say where that holds. A second table
@@ -44,14 +45,11 @@ def _place(k: int, stacks) -> str:
 
 def unsure_boxes(folder: Path) -> list[dict]:
     """One row per unsure chip box per frame of the set in `folder`."""
-    import cv2
-
     from pipelines.rounds.run import spec_from
     from pipelines.sim.render import chip_positions
     from pipelines.sim.session import script_session
     from pipelines.vision.chip_boxes import chip_centres
     from pipelines.vision.chip_verifier_data import pair_boxes
-    from pipelines.vision.detect import Detector
     from pipelines.vision.lasting_none import LastingNone
     from pipelines.vision.zones import ZoneMapper
 
@@ -69,33 +67,28 @@ def unsure_boxes(folder: Path) -> list[dict]:
         raise SystemExit(f"{folder}: {len(looked)} frames looked at, the script has {len(scenes)} (a live-path cache?)")
     spec = spec_from(folder)
     mapper = ZoneMapper(spec.layout, np.asarray(spec.homography, np.float64))
-    verifier = Detector()._verifier
-    if verifier is None:
-        raise SystemExit("no chip verifier weights (models/chip_verifier.onnx)")
-    cap = cv2.VideoCapture(str(spec.video))
     memory = LastingNone()
     out: list[dict] = []
     for f, det in enumerate(looked):
-        ok, image = cap.read()
-        if not ok:
-            raise SystemExit(f"{spec.video}: cannot read frame {f}")
+        if "chip_none" not in det.data:
+            raise SystemExit(f"{looked_files[-1]}: frame {f} carries no verifier `none` (looked at before the "
+                             "twenty-sixth session's verifier; delete it and run benchmarks/reconstruction.py again)")
+        none = np.asarray(det.data["chip_none"], np.float64)
         values = np.asarray(det.data["chip_value"])
         chips = np.flatnonzero(values > 0)
         names = np.asarray(det.data["class_name"]).astype(str)
         cards = (names == "card") | np.char.startswith(names, "back_")
         mm = mapper.to_table(chip_centres(det.xyxy[chips], det.xyxy[cards]))
         # what the zones keep of the verifier's readings over frames (the stored second looks carry them)
-        lasting = memory.update(mm, np.asarray(det.data.get("chip_none", np.full(len(det), np.nan)))[chips])
+        lasting = memory.update(mm, none[chips])
         unsure = [k for k in range(len(chips)) if det.data["uncertain"][chips[k]]]
         if not unsure:
             continue
         stacks = mapper.group_stacks(mm, values[chips])
         truth = np.array([p for st in scenes[f].chips for p in chip_positions(st)]).reshape(-1, 2)
         real = pair_boxes(det.xyxy[chips], mapper.to_image(truth))
-        none = verifier.probabilities(image, det.xyxy[chips[unsure]])[:, verifier.names.index("none")]
-        out += [{"frame": f, "place": _place(k, stacks), "none": float(p), "real": bool(real[k]),
-                 "lasting": float(lasting[k])}
-                for k, p in zip(unsure, none, strict=True)]
+        out += [{"frame": f, "place": _place(k, stacks), "none": float(none[chips[k]]), "real": bool(real[k]),
+                 "lasting": float(lasting[k])} for k in unsure]
     return out
 
 

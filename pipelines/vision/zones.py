@@ -60,8 +60,8 @@ CARD_UNDER_CHIPS = 0.5
 HOLLOW_NONE = 0.7
 # An unsure box at a row's end, or alone, that the verifier has leant `none` on at this or more in each of its
 # place's last `LastingNone.frames` (5) readings is no chip (lasting_none.py). Real chips there draw single
-# readings up to 0.96, but not five in a row: `benchmarks/unsure_chips.py` (its lasting table) over eight held-out
-# video sets counts 0 real chips among 43 such box-frames at a row's ends (and none at the bottom from 0.5 up).
+# readings up to 0.96, but not five in a row: `benchmarks/unsure_chips.py` (its lasting table) over twelve held-out
+# video sets counts 0 real chips among 47 such box-frames at a row's ends (and none at the bottom from 0.5 up).
 LASTING_NONE = 0.8
 
 
