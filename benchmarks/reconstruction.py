@@ -14,7 +14,8 @@ settlement agree), wrong, or incomplete (the machine said it was unsure). See pi
                    holds the detector's own boxes; the second looks (the card-edge chip finder, the chip
                    verifier) are taken at replay, so a new finder or verifier needs no new cache
                    (--no-verifier measures without either; --edge-chips FILE / --no-edge-chips choose
-                   the finder, in replay and --live alike). What the second looks and the empty-table
+                   the finder, in replay and --live alike). The boxes are stored per detector and card
+                   classifier weights (detections_KEY.pkl). What the second looks and the empty-table
                    filter give is stored too (looked_KEY.pkl, KEY a hash of the detector's settings,
                    weights and the code that runs them), so a change to the zones, the tracker or the
                    round machines replays a set in about ten seconds.
@@ -136,12 +137,15 @@ def cached_video(folder: Path, game: str, rounds: int, seed: int, fault_rate: fl
     from pipelines.vision.detect import Detector, DetectorConfig
     from pipelines.vision.pipeline import VisionPipeline
 
-    dets_path = folder / "detections.pkl"  # written by this script only: a local cache, never shared input
-    if live is not None and not (folder / TRUTH_NAME).exists():
-        simulate_session(game, rounds, seed, folder, fault_rate, progress=False)  # the live path needs no boxes
+    if not (folder / TRUTH_NAME).exists():
+        simulate_session(game, rounds, seed, folder, fault_rate, progress=False)
+    own_boxes = DetectorConfig(verifier_path=None)  # the detector's own boxes and card readings: see --cache
+    # Written by this script only (a local cache, never shared input), keyed by the weights and the code that
+    # made it: new card classifiers read every card again.
+    dets_path = folder / f"detections_{_cache_key(own_boxes, None, ['detect.py'])}.pkl"
     if live is None and not dets_path.exists():
-        truth = simulate_session(game, rounds, seed, folder, fault_rate, progress=False)
-        det = Detector(DetectorConfig(verifier_path=None))  # the detector's own boxes: see --cache
+        truth = GroundTruth.load(folder / TRUTH_NAME)
+        det = Detector(own_boxes)
         frames = FrameSource(str(folder / truth.video), fps=truth.fps)
         dets = [det.detect(f.image) for f in tqdm(frames, total=truth.frame_count, desc=f"{game} detect")]
         tmp = dets_path.with_suffix(".tmp")
@@ -167,7 +171,7 @@ def cached_video(folder: Path, game: str, rounds: int, seed: int, fault_rate: fl
     # The second looks and the empty-table filter read pixels and take most of a replay's time; what they give
     # is stored once per set and per everything that shapes it, so a change to the tracker or the round
     # machines replays in seconds.
-    looked_path = folder / f"looked_{_looks_key(config, analyse_fps)}.pkl"
+    looked_path = folder / f"looked_{_cache_key(config, analyse_fps, LOOKS_CODE)}.pkl"
     if looked_path.exists():
         looked = pickle.loads(looked_path.read_bytes())
         pipe = VisionPipeline((spec.layout, spec.homography), _Replay([]), motion_gating=False)
@@ -186,9 +190,13 @@ def cached_video(folder: Path, game: str, rounds: int, seed: int, fault_rate: fl
     return got, truth.rounds
 
 
-def _looks_key(config, analyse_fps: float | None) -> str:
-    """What the second looks and the empty-table filter give depends on: the detector's settings, the weights
-    they load and the code that runs them."""
+# The code that shapes what the second looks and the empty-table filter give.
+LOOKS_CODE = ["detect.py", "chip_verifier.py", "edge_chips.py", "chip_boxes.py", "reference.py", "pipeline.py"]
+
+
+def _cache_key(config, analyse_fps: float | None, code_files: list[str]) -> str:
+    """A cached result depends on: the detector's settings, the weights they load and the code that runs them
+    (`code_files` in pipelines/vision)."""
     import dataclasses
     import hashlib
 
@@ -196,8 +204,7 @@ def _looks_key(config, analyse_fps: float | None) -> str:
 
     h = hashlib.sha1(repr((config, analyse_fps)).encode())
     code = Path(vision.__file__).parent
-    files = [code / f for f in ("detect.py", "chip_verifier.py", "edge_chips.py", "chip_boxes.py", "reference.py",
-                                "pipeline.py")]
+    files = [code / f for f in code_files]
     if config is not None:
         files += [Path(v) for v in dataclasses.asdict(config).values() if isinstance(v, Path) and Path(v).exists()]
     for f in files:

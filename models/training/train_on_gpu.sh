@@ -4,10 +4,7 @@
 # (ultralytics, ultralytics-thop, ultralytics-platform, pydantic, pydantic-core, annotated-types,
 # typing-inspection, supervision, pydeprecate, defusedxml). Settings by environment: SEED, IMAGES, IMGSZ,
 # CROPS (classifier crops per card), EPOCHS, CLS_EPOCHS, DET_H and CLS_H (time budgets in hours), DET_INIT and CLS_INIT (weights to fine-tune).
-set -euo pipefail
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl
-export PYTHONPATH=/tmp/site:$PWD:$PWD/models/training/device_shim YOLO_OFFLINE=1 PYTHONUNBUFFERED=1
-nvidia-smi --query-gpu=name,memory.total --format=csv
+source models/training/gpu_env.sh
 python3 - <<'PY'
 import json, os, time
 from pathlib import Path

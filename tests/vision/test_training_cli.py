@@ -67,6 +67,35 @@ def test_a_training_run_is_added_to_the_weights_history_not_written_over_it(tmp_
     _append_run(report, {"epochs": 1})
     assert json.loads(report.read_text()) == {"runs": [{"epochs": 1}]}
 
+
+def test_the_card_classifier_fine_tunes_alone_on_the_scenes_it_is_given(tmp_path):
+    """The GPU script's path (models/training/card_classifier_on_gpu.sh): scenes drawn by the mix it names,
+    the classifier alone fine-tuned with its own small steps, and weights that read cards in the Detector."""
+    pytest.importorskip("ultralytics")
+    import numpy as np
+    import yaml
+
+    from pipelines.vision.detect import Detector, DetectorConfig
+    from pipelines.vision.paths import MODELS_DIR
+    from pipelines.vision.training import CLS_FINE_TUNE, build_training_sets, train_card_classifier
+
+    scripted = build_training_sets(tmp_path / "scripted", images=6, seed=5, progress=False, mix=(1.0, 1.0))
+    scattered = build_training_sets(tmp_path / "scattered", images=6, seed=5, progress=False, mix=(0.0, 0.0))
+    assert scripted["mix"] == [1.0, 1.0]
+    assert (scripted["labels"], scripted["card_crops"]) != (scattered["labels"], scattered["card_crops"])
+    out = tmp_path / "weights"
+    report = train_card_classifier(tmp_path / "scripted", tmp_path / "runs", cls_epochs=1, device="cpu", batch=4,
+                                   workers=0, out_dir=out, cls_hours=None,
+                                   cls_init=MODELS_DIR / "card_classifier.pt", fine_tune=CLS_FINE_TUNE)
+    args = yaml.safe_load((tmp_path / "runs" / "cls" / "args.yaml").read_text())
+    assert (args["optimizer"], args["lr0"], args["cos_lr"]) == ("AdamW", CLS_FINE_TUNE["lr0"], True)
+    assert report["cls_fine_tune"] == CLS_FINE_TUNE and not (out / "detector.onnx").exists()
+    det = Detector(DetectorConfig(classifier_path=out / "card_classifier.onnx", second_classifier_path=None,
+                                  verifier_path=None))
+    assert len(det.card_names) == 52
+    det.detect(np.zeros((720, 1280, 3), np.uint8))
+
+
 def test_the_card_edge_finder_trains_from_the_detector_and_its_weights_load(tmp_path):
     """`tablewatch train-edge-chips` end to end on a few rendered frames (needs the `train` extra): what it
     writes loads as the Detector's card-edge finder, which only ever adds chips to the detector's reading,
