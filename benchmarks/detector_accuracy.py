@@ -94,6 +94,7 @@ class Tally:
         self.c = Counter()
         self.bands: Counter = Counter()  # (kind, band index, right?) -> predictions
         self.card_confusions: Counter = Counter()
+        self.cards_by_covered: Counter = Counter()  # (covered band index, right?) -> cards
         self.chip_confusions: Counter = Counter()
 
     def frac(self, ok: str, n: str) -> float | None:
@@ -134,6 +135,7 @@ def evaluate(det: Detector, frames, tallies: dict[str, Tally], maps: dict[str, M
                               _covered_group("card", covered[i])):
                     t.c[f"{group}_n"] += 1
                     t.c[f"{group}_ok"] += ok
+                t.cards_by_covered[(_covered_band(covered[i]), bool(ok))] += 1
                 if not ok:
                     t.card_confusions[(name, got or "(unread)")] += 1
             elif name.startswith("chip_"):
@@ -151,6 +153,26 @@ def evaluate(det: Detector, frames, tallies: dict[str, Tally], maps: dict[str, M
 def _covered_group(kind: str, fraction: float) -> str:
     """Tally group of an object by how much of it is covered (the renderer samples 36 points on it)."""
     return f"{kind}_covered" if fraction > 0 else f"{kind}_uncovered"
+
+
+# How much of a card is covered, in bands: the renderer labels a card until more than 60 % of it is covered.
+COVERED_BANDS = (0.0, 0.2, 0.4, 0.6)
+
+
+def _covered_band(fraction: float) -> int:
+    """0 for a card with nothing over it, else the band (COVERED_BANDS[k-1], COVERED_BANDS[k]] it falls in."""
+    return 0 if fraction <= 0 else min(int(np.searchsorted(COVERED_BANDS, fraction)), len(COVERED_BANDS) - 1)
+
+
+def cards_by_covered(t: Tally) -> list[dict]:
+    """Card identity per covered band: where the cards the target misses lie."""
+    rows = []
+    for k in range(len(COVERED_BANDS)):
+        ok, bad = t.cards_by_covered[(k, True)], t.cards_by_covered[(k, False)]
+        if ok + bad:
+            rows.append({"covered_from": COVERED_BANDS[k - 1] if k else 0.0, "covered_to": COVERED_BANDS[k],
+                         "n": ok + bad, "accuracy": round(ok / (ok + bad), 4)})
+    return rows
 
 
 def _calibrate(t: Tally, pred: sv.Detections, gt_names: list[str], iou: np.ndarray) -> None:
@@ -259,6 +281,7 @@ def main() -> None:
             "chips_predicted": t.c["chip_pred"], "chip_false_positive_rate": t.frac("chip_extra", "chip_pred"),
             "cards_predicted": t.c["card_pred"], "card_duplicate_rate": t.frac("card_extra", "card_pred"),
             "calibration": calibration(t),
+            "card_identity_by_covered": cards_by_covered(t),
             # A misread can make a round wrong; an unread or missed card only sends it to review.
             "card_errors": _card_errors(t.card_confusions),
             "card_confusions": [f"{a}->{b} x{n}" for (a, b), n in t.card_confusions.most_common(12)],
@@ -283,6 +306,9 @@ def main() -> None:
         for kind, rows in s["calibration"].items():
             print(f"{kind} precision by detector confidence: " + ", ".join(
                 f"[{r['from']:.2f},{r['to']:.2f}) {r['precision']:.3f} (n={r['n']})" for r in rows))
+        print("card identity by share covered: " + ", ".join(
+            (f"({r['covered_from']:.1f},{r['covered_to']:.1f}]" if r["covered_to"] else "none")
+            + f" {r['accuracy']:.3f} (n={r['n']})" for r in s["card_identity_by_covered"]))
         print("card errors: " + ", ".join(f"{k} {v}" for k, v in s["card_errors"].items()))
         print("card confusions: " + "; ".join(s["card_confusions"]))
         print("chip confusions: " + "; ".join(s["chip_confusions"]))
