@@ -139,19 +139,18 @@ def cached_video(folder: Path, game: str, rounds: int, seed: int, fault_rate: fl
 
     if not (folder / TRUTH_NAME).exists():
         simulate_session(game, rounds, seed, folder, fault_rate, progress=False)
+    truth = GroundTruth.load(folder / TRUTH_NAME)
     own_boxes = DetectorConfig(verifier_path=None)  # the detector's own boxes and card readings: see --cache
     # Written by this script only (a local cache, never shared input), keyed by the weights and the code that
-    # made it: new card classifiers read every card again.
-    dets_path = folder / f"detections_{_cache_key(own_boxes, None, ['detect.py'])}.pkl"
-    if live is None and not dets_path.exists():
-        truth = GroundTruth.load(folder / TRUTH_NAME)
+    # made it: new card classifiers read every card again. The live path needs no boxes.
+    dets_path = folder / f"detections_{_cache_key(own_boxes, None, DETECT_CODE)}.pkl" if live is None else None
+    if dets_path is not None and not dets_path.exists():
         det = Detector(own_boxes)
         frames = FrameSource(str(folder / truth.video), fps=truth.fps)
         dets = [det.detect(f.image) for f in tqdm(frames, total=truth.frame_count, desc=f"{game} detect")]
         tmp = dets_path.with_suffix(".tmp")
         tmp.write_bytes(pickle.dumps(dets))
         tmp.replace(dets_path)  # a run cut short leaves no half cache behind
-    truth = GroundTruth.load(folder / TRUTH_NAME)
     spec = spec_from(folder)
     if live is not None:  # "gated" or "regional": the detector itself, on what the gate lets through
         detector = Detector(DetectorConfig(**edge_chips)) if edge_chips else None  # None: the deployed default
@@ -190,8 +189,10 @@ def cached_video(folder: Path, game: str, rounds: int, seed: int, fault_rate: fl
     return got, truth.rounds
 
 
-# The code that shapes what the second looks and the empty-table filter give.
-LOOKS_CODE = ["detect.py", "chip_verifier.py", "edge_chips.py", "chip_boxes.py", "reference.py", "pipeline.py"]
+# The code (in pipelines/vision) that shapes the detector's boxes and card readings (crops.py cuts the cards the
+# classifiers read), and what the second looks and the empty-table filter give on top of them.
+DETECT_CODE = ["detect.py", "crops.py"]
+LOOKS_CODE = [*DETECT_CODE, "chip_verifier.py", "edge_chips.py", "chip_boxes.py", "reference.py", "pipeline.py"]
 
 
 def _cache_key(config, analyse_fps: float | None, code_files: list[str]) -> str:
