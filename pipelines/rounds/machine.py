@@ -122,6 +122,7 @@ class RoundMachine:
     round_spots: tuple[str, ...] = ()  # spots wagered before the deal; others are placed during play
     cards_in_table_order = False  # cards first seen together keep the order they lie in (rows dealt left to right)
     cards_stay = True  # a dealt card stays in its area until the clearing (King High moves them on)
+    seat_cards: int | None = None  # cards dealt to each seat, where the game fixes it (not with hits or splits)
 
     def __init__(self, table_id: str, settings: Any | None = None, *, fps: float = 10.0,
                  session_start: datetime | None = None, dealer_id: str | None = None) -> None:
@@ -224,8 +225,7 @@ class RoundMachine:
         if doubt is not None and doubt.note in live.notes and self._doubt_undone(live, ch, doubt):
             live.notes.remove(doubt.note)
 
-    @staticmethod
-    def _cards_sure(live: LiveRound, zone: str, shown: ZoneState, earlier: list[str]) -> None:
+    def _cards_sure(self, live: LiveRound, zone: str, shown: ZoneState, earlier: list[str]) -> None:
         """A card area read confidently: the cards in view are sure. With every card dealt there in view and
         sure, the doubts on its earlier readings are settled too (a card read as Qh, then Qd, while more cards
         arrived; a card under the dealer's hand read as an unreadable face, then read again as the next card
@@ -235,6 +235,10 @@ class RoundMachine:
         if cards is None:
             return
         cards.confirm(shown)
+        dealt = self.seat_cards if parse_zone(zone).area == "cards" else None
+        for card, frame in cards.drop_rereads(shown, dealt) if dealt else []:
+            live.note(f"inferred: {zone}: the {card} read with doubt at frame {frame} was a card in view read "
+                      f"again: {dealt} cards are dealt to a seat and all {dealt} were read surely")
         earlier = earlier + live.unsettled.pop(zone, [])
         if len(cards.present) == len(shown.cards) and not any(s.uncertain for s in cards.present):
             live.notes[:] = [n for n in live.notes if n not in earlier]

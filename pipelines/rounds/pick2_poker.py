@@ -16,6 +16,7 @@ HAND = 5
 class Pick2PokerMachine(RoundMachine):
     game = "pick-2-poker"
     round_spots = ("ante", "bonus35", "bonus5")
+    seat_cards = HAND
     cards_in_table_order = True  # five a spot, left to right: a dealer card dealt face up keeps its place
 
     def decisions(self, live: LiveRound, rnd: Round, seen: list[WagerSeen]) -> list[Decision]:

@@ -12,6 +12,7 @@ from .machine import LiveRound, RoundMachine, WagerSeen
 class ThreeCardMonsterMachine(RoundMachine):
     game = "3-card-monster"
     round_spots = ("ante", "monster", "royal")
+    seat_cards = 4  # a 4-card packet to each occupied position ("Dealer Procedures" 2B)
 
     def decisions(self, live: LiveRound, rnd: Round, seen: list[WagerSeen]) -> list[Decision]:
         return seat_decisions(live, rnd, seen, self._action)

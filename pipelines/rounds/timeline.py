@@ -29,6 +29,7 @@ class Slot:
     exposed_frame: int | None = None
     uncertain: bool = False
     back: str | None = None  # back colour, where the tracker saw one
+    read_at: int | None = None  # frame its present identity was first read (turned over, added or read again)
 
     @property
     def seen(self) -> bool:
@@ -213,16 +214,50 @@ class CardZone:
         return [s for s in self.present if s.card is None]
 
     def confirm(self, state: ZoneState) -> None:
-        """What the area shows, read with doubt, was since read confidently: the cards in view are sure."""
+        """What the area shows, read with doubt, was since read confidently: the cards in view are sure. A card
+        in view accounts first for a slot already sure of it (two slots read 8d, one surely: one 8d in view
+        leaves the other in doubt)."""
         shown = Counter(c for c, up in state.cards if up and c is not None)
         down = sum(1 for c, up in state.cards if not up)
-        for slot in self.present:
+        for slot in sorted(self.present, key=lambda s: s.uncertain):
             if slot.card is not None and shown[slot.card] > 0:
                 shown[slot.card] -= 1
                 slot.uncertain = False
             elif slot.card is None and down > 0:
                 down -= 1
                 slot.uncertain = False
+
+    def drop_rereads(self, shown: ZoneState, dealt: int) -> list[tuple[str, int]]:
+        """Drop the slots that were a card read twice, given that exactly `dealt` cards are dealt here and
+        `shown`, read confidently, holds `dealt` cards face up. The surplus: where the slots read surely are
+        those cards and every other slot was read only with doubt as one of them (a Qc under the hand read as
+        a second Qs). A card really dealt twice is read surely as both; a card too many keeps a slot. A
+        face-down card taken as turned over into that misreading was turned over later, into the face-up card
+        then first seen: it keeps its place in the deal. Returns (card, frame read) of each dropped reading."""
+        up = [c for c, face_up in shown.cards if face_up and c is not None]
+        present = self.present
+        if len(shown.cards) != dealt or len(up) != dealt or len(present) <= dealt:
+            return []
+        sure = Counter(s.card for s in present if not s.uncertain)
+        surplus = [s for s in present if s.uncertain]
+        if sure != Counter(up) or not all(s.card in sure for s in surplus):
+            return []
+        dropped: list[tuple[str, int]] = []
+        gone: list[Slot] = []
+        for s in surplus:
+            read = s.read_at if s.read_at is not None else s.frame
+            dropped.append((s.card, read))
+            later = [t for t in present if t.face_up and t not in surplus and t not in gone and t.frame >= read]
+            if s.face_up or not later:
+                gone.append(s)
+                continue
+            t = min(later, key=lambda t: t.frame)
+            s.card, s.exposed_frame, s.read_at, s.uncertain = t.card, t.frame, t.frame, t.uncertain
+            s.back = s.back or t.back
+            gone.append(t)
+        self.slots = [s for s in self.slots if s not in gone]
+        self._order_from(shown)
+        return dropped
 
     def update(self, frame: int, state: ZoneState, next_seq: int, table_order: bool = False,
                rereads: bool = False) -> tuple[list[Slot], list[Slot]]:
@@ -258,7 +293,7 @@ class CardZone:
             # A face-down card no longer seen face down, and one more face-up card: it was turned over.
             if len(hidden_down) > down_seen:
                 slot = hidden_down.pop(0)
-                slot.card, slot.exposed_frame = c, frame
+                slot.card, slot.exposed_frame, slot.read_at = c, frame, frame
                 slot.uncertain |= state.uncertain
                 slot.back = slot.back or backs[pos]
                 exposed.append(slot)
@@ -267,10 +302,11 @@ class CardZone:
                 if len(state.cards) > len(self.present):
                     # New cards arrived too: c may be one more, dealt over the known card and hiding it.
                     self.doubts.append((slot.card, c, frame))
-                slot.card = c
+                slot.card, slot.read_at = c, frame
                 slot.uncertain |= state.uncertain
             else:
-                added.append((pos, Slot(0, self.name, c, True, frame, uncertain=state.uncertain, back=backs[pos])))
+                added.append((pos, Slot(0, self.name, c, True, frame, uncertain=state.uncertain, back=backs[pos],
+                                        read_at=frame)))
         more_down = max(0, down_seen - len(hidden_down))
         for pos in down_at[len(down_at) - more_down:] if more_down else []:  # dealt left to right: new ones last
             added.append((pos, Slot(0, self.name, None, False, frame, uncertain=state.uncertain, back=backs[pos])))
@@ -280,10 +316,13 @@ class CardZone:
         for i, slot in enumerate(new):
             slot.seq = next_seq + i
         self.slots.extend(new)
-        # A full face-up view fixes the order: cards lie in the order they were dealt.
+        self._order_from(state)
+        return new, exposed
+
+    def _order_from(self, state: ZoneState) -> None:
+        """A full face-up view fixes the order: cards lie in the order they were dealt."""
         full = [c for c, up in state.cards if up and c is not None]
         present = self.present
         if len(full) == len(present) == len(state.cards) and Counter(full) == self.known():
             for slot, c in zip(present, full, strict=True):
                 slot.card = c
-        return new, exposed
