@@ -101,6 +101,11 @@ class HighTieMachine(RoundMachine):
         parent, before, after = self._split_areas(live, seat, self._split_seats(live)[seat])
         pair = Counter(s.card for s in parent if s.card) - Counter(s.card for h in (1, 2) for s in after[h])
         if sum(pair.values()) != 2 or sum(len(after[h]) for h in (1, 2)) != len(parent) - 2:
+            # The seat's area lost count (a card dealt over another as the hands were moved apart), but each
+            # split area saw its own original card before the split wager: those are the pair.
+            seen = [s.card for h in (1, 2) for s in before[h]]
+            if len(before[1]) == len(before[2]) == 1 and all(seen) and card_points(seen[0]) == card_points(seen[1]):
+                return seen[0], seen[1]
             live.note(f"seat {seat}: split, but the original pair cannot be told from the later cards")
             return None
         cards = sorted(pair.elements())

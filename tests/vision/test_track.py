@@ -302,3 +302,11 @@ def test_a_hand_passing_over_an_empty_spot_confirms_nothing():
     t = ZoneTracker(stable_frames=3)
     blip = {"seat2.ante.paid": ZoneObs(chips=[5])}
     assert _run(t, ([{}] * 6 + [blip, blip]) * 4) == []
+
+
+def test_a_state_says_where_each_of_its_cards_lies():
+    t = ZoneTracker(stable_frames=3)
+    (change,) = _run(t, [{"seat1.cards": _cards("Ah", "Kd")}] * 3)
+    assert change.after.spots == ((0.0, 0.0), (100.0, 0.0))
+    moved = replace(change.after, spots=((5.0, 0.0), (100.0, 0.0)))
+    assert moved == change.after  # where the cards lie is not part of what the zone holds

@@ -1,0 +1,55 @@
+"""With new cards arriving in a card area, a new identity where a known card lay is that card read again; one
+elsewhere is another card, the known one hidden under it (positions from the tracker, `ZoneState.spots`)."""
+
+from __future__ import annotations
+
+from pipelines.rounds.timeline import REREAD_MM, CardZone
+from pipelines.vision.observe import ZoneState
+
+
+def _row(*cards: tuple[str, float]) -> ZoneState:
+    """Face-up cards and the x (mm) each lies at, on one line."""
+    return ZoneState(cards=tuple((c, True) for c, _ in cards), spots=tuple((x, 511.0) for _, x in cards))
+
+
+def _feed(zone: CardZone, *states: tuple[int, ZoneState]) -> None:
+    for frame, state in states:
+        zone.update(frame, state, next_seq=len(zone.slots), rereads=True)
+
+
+def test_a_card_read_again_in_its_own_place_as_three_more_land_is_no_doubt():
+    # Held-out High Tie video (set 9201, round 212b9ec9, seat 2): the third card was read 4s as the fourth and
+    # fifth were dealt; seen whole, it is a 5s two mm from where the 4s was read.
+    zone = CardZone("seat2.cards")
+    _feed(zone, (816, _row(("2h", 1383),)), (822, _row(("2h", 1383), ("6s", 1436))),
+          (841, _row(("2h", 1383), ("6s", 1436), ("4s", 1491))),
+          (849, _row(("2h", 1383), ("6s", 1436), ("5s", 1493), ("2d", 1547), ("Qs", 1600))))
+    assert [s.card for s in zone.slots] == ["2h", "6s", "5s", "2d", "Qs"]
+    assert zone.doubts == []
+
+
+def test_cards_landing_away_from_a_hidden_card_are_new_and_it_stays():
+    # Held-out High Tie video (set 9401, round 5c9b4afc, seat 4's first split hand 3d 2h): two hits, 6d and Jh,
+    # cover the 2h for good. The 6d lies 13 mm from it, the Jh 61 mm: both are new cards.
+    zone = CardZone("seat4.cards.1")
+    _feed(zone, (609, _row(("3d", 778), ("2h", 812))), (619, _row(("3d", 777),)),
+          (627, _row(("3d", 778), ("6d", 825), ("Jh", 873))))
+    assert [s.card for s in zone.slots] == ["3d", "2h", "6d", "Jh"]
+    assert zone.doubts == []
+
+
+def test_without_positions_the_count_decides_and_the_doubt_stays():
+    zone = CardZone("seat4.cards.1")
+    strip = ZoneState(cards=(("3d", True), ("6d", True), ("Jh", True)))
+    _feed(zone, (609, ZoneState(cards=(("3d", True), ("2h", True)))), (627, strip))
+    assert [s.card for s in zone.slots] == ["3d", "6d", "Jh"]  # the 2h taken as read again, in doubt
+    assert zone.doubts == [("2h", "Jh", 627)]
+
+
+def test_a_known_card_misread_where_it_lies_corrects_that_card():
+    # No card arrived: the new identity replaces the known card it lies on (within REREAD_MM), not the first
+    # card out of view (the dealer's hand over the first two, the third read as another).
+    zone = CardZone("seat3.cards")
+    _feed(zone, (10, _row(("Ah", 100), ("Kd", 160), ("7c", 220), ("2s", 280))),
+          (20, _row(("8c", 220 + REREAD_MM / 2), ("2s", 280))))
+    assert [s.card for s in zone.slots] == ["Ah", "Kd", "8c", "2s"]
