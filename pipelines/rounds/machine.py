@@ -44,6 +44,7 @@ from .zone_names import ZoneRef, parse_zone
 
 PAYOUT_LAG_S = 0.8  # a payout is first seen this long after it was placed (under the dealer's hand)
 SAME_TIME_S = 0.45  # settlements closer than this are in no visible order
+TRANSIT_S = 0.5  # a stack in a paid spot no longer than this, as the payout lands beside it, was that payout in passing
 # A round first seen this soon after frames a live camera lost may have begun among them (the tracker dates a
 # change to the first frame it is seen, and confirms it over a few more).
 MISSED_GRACE_S = 1.0
@@ -416,11 +417,17 @@ class RoundMachine:
             if ws.outcome is None and ws.inst.end is not None and (deadline is None or ws.inst.end < deadline):
                 ws.outcome, ws.settled_at = "removed", ws.inst.end
                 self._doubt_gone_under_cards(ws, live)
-        for name, zone in live.chips.items():
-            if parse_zone(name).area == "paid":
-                for p in zone.instances:
-                    if id(p) not in used:
-                        live.note(f"a payout in {name} at frame {p.start} matches no wager")
+        paid = {name: zone for name, zone in live.chips.items() if parse_zone(name).area == "paid"}
+        for name, zone in paid.items():
+            for p in zone.instances:
+                if id(p) in used:
+                    continue
+                laid = self._laid_through(p, name, paid, used)
+                if laid is not None:
+                    live.note(f"inferred: the stack seen in {name} from frame {p.start} to {p.end} was the payout "
+                              f"being laid in {laid}")
+                else:
+                    live.note(f"a payout in {name} at frame {p.start} matches no wager")
         # Lose or returned, and where pushes fall in the order: the game's own settlement of what was seen.
         try:
             expected = self.module.settle(rnd, self.settings)
@@ -461,6 +468,16 @@ class RoundMachine:
                 seat=ws.wager.seat, spot=ws.wager.spot, hand=ws.wager.hand, outcome=ws.outcome,
                 paid=ws.paid if ws.outcome == "win" else 0.0, seq=i,
                 frames=FrameRange(start=start, end=max(start, end)), uncertain=ws.uncertain))
+
+    def _laid_through(self, p: ChipInstance, name: str, paid: dict[str, ChipZone], used: set[int]) -> str | None:
+        """The paid spot of the same seat where a payout matched to its wager appeared just as `p`, a stack
+        matched to none, went after a moment: the dealer's hand carried the payout over `p`'s spot on its
+        way (a $40 Low payout read for 3 frames in the High's paid spot). None if there is none."""
+        if p.end is None or p.end - p.start > TRANSIT_S * self.fps:
+            return None
+        seat, near = parse_zone(name).seat, SAME_TIME_S * self.fps
+        return next((other for other, zone in paid.items() if other != name and parse_zone(other).seat == seat
+                     and any(id(q) in used and abs(q.start - p.end) <= near for q in zone.instances)), None)
 
     def _doubt_gone_under_cards(self, ws: WagerSeen, live: LiveRound) -> None:
         """A stack beside its seat's cards gone from view just as a card was dealt to the seat is most likely
