@@ -203,7 +203,10 @@ def _cache_key(config, analyse_fps: float | None, code_files: list[str]) -> str:
 
     import pipelines.vision as vision
 
-    h = hashlib.sha1(repr((config, analyse_fps)).encode())
+    # Weights by their bytes (below), not where the checkout lies: a worktree of another commit shares the cache.
+    settings = None if config is None else {
+        k: v.name if isinstance(v, Path) else v for k, v in dataclasses.asdict(config).items()}
+    h = hashlib.sha1(repr((settings, analyse_fps)).encode())
     code = Path(vision.__file__).parent
     files = [code / f for f in code_files]
     if config is not None:
