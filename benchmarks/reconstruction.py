@@ -204,13 +204,12 @@ def _cache_key(config, analyse_fps: float | None, code_files: list[str]) -> str:
     import pipelines.vision as vision
 
     # Weights by their bytes (below), not where the checkout lies: a worktree of another commit shares the cache.
-    settings = None if config is None else {
-        k: v.name if isinstance(v, Path) else v for k, v in dataclasses.asdict(config).items()}
+    fields = dataclasses.asdict(config) if config is not None else {}
+    settings = {k: v.name if isinstance(v, Path) else v for k, v in fields.items()} if config is not None else None
     h = hashlib.sha1(repr((settings, analyse_fps)).encode())
     code = Path(vision.__file__).parent
     files = [code / f for f in code_files]
-    if config is not None:
-        files += [Path(v) for v in dataclasses.asdict(config).values() if isinstance(v, Path) and Path(v).exists()]
+    files += [v for v in fields.values() if isinstance(v, Path) and v.exists()]
     for f in files:
         h.update(f.read_bytes())
     return h.hexdigest()[:12]

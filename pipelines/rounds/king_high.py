@@ -32,10 +32,12 @@ class KingHighMachine(RoundMachine):
     def card_state(self, ref: ZoneRef, state: ZoneState) -> ZoneState:
         if ref.area == "board" and ref.sub != "action":  # a holding box: only burns are dealt there
             down = [i for i, c in enumerate(state.cards) if not c[1]]
-            backs = tuple(state.backs[i] for i in down) if state.backs else ()
-            spots = tuple(state.spots[i] for i in down) if state.spots else ()
-            return ZoneState(cards=tuple(state.cards[i] for i in down), chip_total=0.0,
-                             uncertain=state.uncertain, backs=backs, spots=spots)
+
+            def kept(per_card: tuple) -> tuple:  # () stays (): nothing was seen
+                return tuple(per_card[i] for i in down) if per_card else ()
+
+            return ZoneState(cards=kept(state.cards), chip_total=0.0, uncertain=state.uncertain,
+                             backs=kept(state.backs), spots=kept(state.spots))
         return state
 
     def _apply(self, live: LiveRound, ch: ZoneChange) -> None:

@@ -8,6 +8,7 @@ only ever added or turned face up here, and the game machines decide what a disa
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -39,6 +40,11 @@ class Slot:
     @property
     def seen(self) -> bool:
         return self.card is not None
+
+    def read_as(self, card: str, frame: int, at: tuple[float, float] | None, uncertain: bool) -> None:
+        """Its identity is now `card`, read at `frame` where it lies at `at`."""
+        self.card, self.read_at, self.at = card, frame, at
+        self.uncertain |= uncertain
 
 
 @dataclass
@@ -248,19 +254,21 @@ class CardZone:
         if sure != Counter(up) or not all(s.card in sure for s in surplus):
             return []
         dropped: list[tuple[str, int]] = []
-        gone: list[Slot] = []
+        gone: set[int] = set()  # by identity: two slots may hold equal fields
+        taken = {id(s) for s in surplus}
         for s in surplus:
             read = s.read_at if s.read_at is not None else s.frame
             dropped.append((s.card, read))
-            later = [t for t in present if t.face_up and t not in surplus and t not in gone and t.frame >= read]
+            later = [t for t in present if t.face_up and id(t) not in taken and t.frame >= read]
             if s.face_up or not later:
-                gone.append(s)
+                gone.add(id(s))
                 continue
             t = min(later, key=lambda t: t.frame)
+            taken.add(id(t))
+            gone.add(id(t))
             s.card, s.exposed_frame, s.read_at, s.uncertain = t.card, t.frame, t.frame, t.uncertain
             s.back = s.back or t.back
-            gone.append(t)
-        self.slots = [s for s in self.slots if s not in gone]
+        self.slots = [s for s in self.slots if id(s) not in gone]
         self._order_from(shown)
         return dropped
 
@@ -302,14 +310,12 @@ class CardZone:
             # A face-down card no longer seen face down, and one more face-up card: it was turned over.
             if len(hidden_down) > down_seen:
                 slot = hidden_down.pop(0)
-                slot.card, slot.exposed_frame, slot.read_at = c, frame, frame
-                slot.uncertain |= state.uncertain
-                slot.back, slot.at = slot.back or backs[pos], spots[pos]
+                slot.read_as(c, frame, spots[pos], state.uncertain)
+                slot.exposed_frame, slot.back = frame, slot.back or backs[pos]
                 exposed.append(slot)
             elif misread and _mm((near := _nearest(misread, spots[pos])).at, spots[pos]) <= REREAD_MM:
                 misread.remove(near)  # the known card, in its own place, read again
-                near.card, near.read_at, near.at = c, frame, spots[pos]
-                near.uncertain |= state.uncertain
+                near.read_as(c, frame, spots[pos], state.uncertain)
             elif misread and len(state.cards) <= len(self.present) + len(added) and not (
                     arrived and spots[pos] is not None and all(sl.at is not None for sl in misread)):
                 slot = misread.pop(min(pos, len(misread) - 1))
@@ -317,8 +323,7 @@ class CardZone:
                     # New cards arrived too, and where the known card lay is not known: c may be one more,
                     # dealt over the known card and hiding it.
                     self.doubts.append((slot.card, c, frame))
-                slot.card, slot.read_at, slot.at = c, frame, spots[pos]
-                slot.uncertain |= state.uncertain
+                slot.read_as(c, frame, spots[pos], state.uncertain)
             else:
                 added.append((pos, Slot(0, self.name, c, True, frame, uncertain=state.uncertain, back=backs[pos],
                                         read_at=frame, at=spots[pos])))
@@ -343,7 +348,7 @@ class CardZone:
         for (c, up), spot in zip(state.cards, state.spots, strict=True):
             holders = [s for s in self.present if up and s.card == c]
             if holders:
-                min(holders, key=lambda s: _mm(s.at, spot)).at = spot
+                _nearest(holders, spot).at = spot
 
     def _order_from(self, state: ZoneState) -> None:
         """A full face-up view fixes the order: cards lie in the order they were dealt."""
@@ -360,6 +365,4 @@ def _nearest(slots: list[Slot], spot: tuple[float, float] | None) -> Slot:
 
 def _mm(a: tuple[float, float] | None, b: tuple[float, float] | None) -> float:
     """Distance on the felt; infinite where either place is unknown."""
-    if a is None or b is None:
-        return float("inf")
-    return ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5
+    return math.inf if a is None or b is None else math.dist(a, b)
