@@ -25,7 +25,7 @@ from pipelines.games.layout import layout_for
 from pipelines.games.round import GAME_IDS
 from pipelines.sim.camera import Camera
 from pipelines.sim.random_scenes import random_scene, with_chips_on_card_edges
-from pipelines.sim.render import render
+from pipelines.sim.render import HIDDEN_LIMIT, covered_fractions, render
 from pipelines.sim.render_scenes import random_scene as table_scene
 from pipelines.sim.scene import Scene
 from pipelines.sim.session import script_session
@@ -94,9 +94,16 @@ FRAME_MIX = (1 / 3, 2 / 3)
 TILE_MIX = (0.5, 0.8)
 
 
-def _render_chunk(args: tuple[Path, int, int, int, float, int, bool, tuple[float, float]]) -> dict:
+def crops_for(covered: float, crops_per_card: int, covered_crops: int) -> int:
+    """How many jittered crops a card gets: `covered_crops` more for a card covered as far as a label goes
+    (`HIDDEN_LIMIT`), in proportion below that. The classifier's errors are cards under the dealer's hand
+    (MODEL_CARD.md), about one card in seven of the dealt ones."""
+    return crops_per_card + round(covered_crops * min(covered, HIDDEN_LIMIT) / HIDDEN_LIMIT)
+
+
+def _render_chunk(args: tuple[Path, int, int, int, float, int, bool, tuple[float, float], int]) -> dict:
     """Render frames [start, stop) with their own generator, so chunks run in parallel deterministically."""
-    out, seed, start, stop, val_fraction, crops_per_card, tiles, mix = args
+    out, seed, start, stop, val_fraction, crops_per_card, tiles, mix, covered_crops = args
     rng = np.random.default_rng([seed, start])
     counts = {"images": 0, "train": 0, "val": 0, "card_crops": 0, "labels": 0, "chips_on_cards": 0}
     # One layout and camera pose per chunk: a new pose redraws the felt (about 0.6 s).
@@ -109,6 +116,7 @@ def _render_chunk(args: tuple[Path, int, int, int, float, int, bool, tuple[float
     for i in range(start, stop):
         scene = draw_scene(layout, rng, dealt, mix, EDGE_CHIPS, max_stacks=2)
         frame, labels = render(layout, scene, cam, rng)
+        covered = covered_fractions(layout, scene, cam) if covered_crops and not tiles else [0.0] * len(labels)
         names = [lb[0] for lb in labels]
         counts["chips_on_cards"] += int(over_cards(np.array([lb[1:] for lb in labels], np.float64).reshape(-1, 4),
                                                    np.array([n.startswith("chip_") for n in names], bool)).sum())
@@ -124,7 +132,7 @@ def _render_chunk(args: tuple[Path, int, int, int, float, int, bool, tuple[float
         for k, (cls_name, x1, y1, x2, y2) in enumerate([] if tiles else labels):
             if cls_name not in DECK:
                 continue
-            for j in range(crops_per_card):
+            for j in range(crops_for(covered[k], crops_per_card, covered_crops)):
                 bw, bh = x2 - x1, y2 - y1
                 jitter = rng.normal(0, 0.04, 4) * np.array([bw, bh, bw, bh])
                 crop = card_crop(full, np.array([x1, y1, x2, y2]) + jitter, CLS_IMGSZ)
@@ -138,10 +146,11 @@ def _render_chunk(args: tuple[Path, int, int, int, float, int, bool, tuple[float
 
 def build_training_sets(out: Path, images: int, seed: int, val_fraction: float = 0.15,
                         crops_per_card: int = 1, workers: int = 1, progress: bool = True,
-                        tiles: bool = False, mix: tuple[float, float] | None = None) -> dict:
+                        tiles: bool = False, mix: tuple[float, float] | None = None, covered_crops: int = 0) -> dict:
     """Render `images` random scenes over the four layouts; write det/ and cls/ under `out`. With `tiles`,
     det/ holds one tile per scene at the deployed scale (`training_tiles`) and there is no cls/. `mix` draws
-    the scenes' sources (see FRAME_MIX; TILE_MIX or FRAME_MIX by default)."""
+    the scenes' sources (see FRAME_MIX; TILE_MIX or FRAME_MIX by default); `covered_crops` gives covered cards
+    more crops (`crops_for`)."""
     mix = mix or (TILE_MIX if tiles else FRAME_MIX)
     out = Path(out)
     for split in ("train", "val"):
@@ -149,7 +158,7 @@ def build_training_sets(out: Path, images: int, seed: int, val_fraction: float =
         (out / "det" / "labels" / split).mkdir(parents=True, exist_ok=True)
         for card in [] if tiles else CARD_CLASSES:
             (out / "cls" / split / card).mkdir(parents=True, exist_ok=True)
-    jobs = [(out, seed, a, min(a + CHUNK, images), val_fraction, crops_per_card, tiles, mix)
+    jobs = [(out, seed, a, min(a + CHUNK, images), val_fraction, crops_per_card, tiles, mix, covered_crops)
             for a in range(0, images, CHUNK)]
     counts = {"images": 0, "train": 0, "val": 0, "card_crops": 0, "labels": 0, "chips_on_cards": 0}
     with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -162,7 +171,8 @@ def build_training_sets(out: Path, images: int, seed: int, val_fraction: float =
         "path": str((out / "det").resolve()), "train": "images/train", "val": "images/val",
         "names": dict(enumerate(DET_CLASSES)),
     }, sort_keys=False))
-    meta = {"generator_version": GENERATOR_VERSION, "seed": seed, "mix": list(mix), **counts}
+    meta = {"generator_version": GENERATOR_VERSION, "seed": seed, "mix": list(mix), "covered_crops": covered_crops,
+            **counts}
     if tiles:
         meta["tiles"] = {"window_px": TILE_WINDOW, "scale": TILE_SCALE, "imgsz": TILE_IMGSZ}
     (out / "meta.json").write_text(json.dumps(meta, indent=2))
@@ -233,22 +243,23 @@ def _append_run(path: Path, run: dict) -> None:
 
 def train_card_classifier(data: Path, runs: Path, cls_epochs: int, device: str, batch: int, workers: int,
                           out_dir: Path, cls_hours: float | None, cls_init: Path | None,
-                          fine_tune: dict | None = None) -> dict:
-    """Train the card classifier on data/cls, export it to ONNX, copy both to `out_dir`; its report. `fine_tune`
-    sets the optimizer (e.g. CLS_FINE_TUNE); ultralytics chooses without it."""
+                          fine_tune: dict | None = None, name: str = "card_classifier") -> dict:
+    """Train the card classifier on data/cls, export it to ONNX, copy both to `out_dir` as `name`.pt / .onnx; its
+    report. `fine_tune` sets the optimizer (e.g. CLS_FINE_TUNE); ultralytics chooses without it."""
     from ultralytics import YOLO
 
     out_dir.mkdir(parents=True, exist_ok=True)
+    run_name = "cls" if name == "card_classifier" else name  # the first classifier's run keeps its old folder
     t1 = time.perf_counter()
     cls = YOLO(str(cls_init) if cls_init else "yolo11n-cls.yaml")
     cls.train(data=str(data / "cls"), epochs=cls_epochs, imgsz=CLS_IMGSZ, batch=max(batch * 8, 64),
-              device=device, workers=workers, plots=False, amp=False, project=str(runs), name="cls",
+              device=device, workers=workers, plots=False, amp=False, project=str(runs), name=run_name,
               exist_ok=True, verbose=False, **CLS_AUGMENT, **({"time": cls_hours} if cls_hours else {}),
               **(fine_tune or {}))
-    best_cls = runs / "cls" / "weights" / "best.pt"
-    shutil.copy(best_cls, out_dir / "card_classifier.pt")
+    best_cls = runs / run_name / "weights" / "best.pt"
+    shutil.copy(best_cls, out_dir / f"{name}.pt")
     YOLO(str(best_cls)).export(format="onnx", imgsz=CLS_IMGSZ, dynamic=True, simplify=True, opset=17)
-    shutil.copy(best_cls.with_suffix(".onnx"), out_dir / "card_classifier.onnx")
+    shutil.copy(best_cls.with_suffix(".onnx"), out_dir / f"{name}.onnx")
     return {"cls_train_s": round(time.perf_counter() - t1, 1), "cls_epochs": cls_epochs, "cls_imgsz": CLS_IMGSZ,
             "cls_init": str(cls_init) if cls_init else "yolo11n-cls.yaml",
             **({"cls_fine_tune": fine_tune} if fine_tune else {})}
