@@ -15,21 +15,28 @@ from pipelines.vision.paths import MODELS_DIR
 SECOND = MODELS_DIR / "card_classifier_2.onnx"
 
 
-def _card_crops(detector: Detector, n_frames: int = 6) -> np.ndarray:
-    """Crops of every card face the detector finds on the held-out frames, as the classifiers' input."""
+def _card_crops(detector: Detector, n_frames: int = 6, half_covered: bool = False) -> np.ndarray:
+    """Crops of every card face the detector finds on the held-out frames, as the classifiers' input; with
+    `half_covered`, each also with its lower half greyed out, as under the dealer's hand, where the two
+    classifiers are unsure and sometimes disagree."""
     crops = []
     for frame, _ in heldout_frames(n_frames):
         det = detector.detect(frame)
         crops += [card_crop(frame, box, detector.cls_size)
                   for box, name in zip(det.xyxy, det.data["class_name"], strict=True) if name == "card"]
-    return _to_tensor(crops)
+    tensor = _to_tensor(crops)
+    if not half_covered:
+        return tensor
+    covered = tensor.copy()
+    covered[:, :, tensor.shape[2] // 2:, :] = 0.5
+    return np.concatenate([tensor, covered])
 
 
 def test_the_second_look_never_changes_a_reading_only_how_sure_it_is():
     first = Detector(DetectorConfig(second_classifier_path=None))
     second = Detector(DetectorConfig(classifier_path=SECOND, second_classifier_path=None))
     both = Detector()
-    tensor = _card_crops(first)
+    tensor = _card_crops(first, half_covered=True)
     best1, conf1 = first._read_cards(tensor)
     p2 = second._cls.run(None, {second._cls_input: tensor})[0]
     theirs = p2[np.arange(len(best1)), best1]  # the second's belief in the first's reading
@@ -37,7 +44,7 @@ def test_the_second_look_never_changes_a_reading_only_how_sure_it_is():
     np.testing.assert_array_equal(best, best1)
     unsure = conf1 < both.config.second_look_below
     agree = p2.argmax(axis=1) == best1
-    assert len(tensor) >= 40 and 0 < unsure.sum() < len(tensor)  # crowded frames: both kinds are there
+    assert len(tensor) >= 80 and 0 < unsure.sum() < len(tensor)  # crowded frames: both kinds are there
     assert (unsure & agree).any() and (unsure & ~agree).any()
     np.testing.assert_allclose(conf[~unsure], conf1[~unsure], rtol=0, atol=1e-6)
     np.testing.assert_allclose(conf[unsure & agree], ((conf1 + theirs) / 2)[unsure & agree], rtol=0, atol=1e-6)
