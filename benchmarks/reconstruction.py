@@ -18,7 +18,9 @@ settlement agree), wrong, or incomplete (the machine said it was unsure). See pi
                    classifier weights (detections_KEY.pkl). What the second looks and the empty-table
                    filter give is stored too (looked_KEY.pkl, KEY a hash of the detector's settings,
                    weights and the code that runs them), so a change to the zones, the tracker or the
-                   round machines replays a set in about ten seconds.
+                   round machines replays a set in about ten seconds. Both are linked under a key without
+                   the card classifiers (boxes_KEY.pkl, looked_boxes_KEY.pkl): new classifiers read the
+                   stored cards again from the video, about half a minute a set, not the detector again.
   --live           (video, with --cache) the cached videos through the live path instead: the detector on
                    the frames the motion gate lets through, as `tablewatch watch` runs; --regional also
                    looks only where the frame changed (pipelines/vision/regional.py). Prints frames/s.
@@ -126,8 +128,6 @@ class _Replay:
 def cached_video(folder: Path, game: str, rounds: int, seed: int, fault_rate: float,
                  verifier: bool = True, live: str | None = None, analyse_fps: float | None = None,
                  edge_chips: dict | None = None) -> tuple[list, list]:
-    import pickle
-
     from tqdm import tqdm
 
     from pipelines.rounds.run import rounds_from_changes, spec_from
@@ -141,16 +141,21 @@ def cached_video(folder: Path, game: str, rounds: int, seed: int, fault_rate: fl
         simulate_session(game, rounds, seed, folder, fault_rate, progress=False)
     truth = GroundTruth.load(folder / TRUTH_NAME)
     own_boxes = DetectorConfig(verifier_path=None)  # the detector's own boxes and card readings: see --cache
+
+    def video_frames():
+        return FrameSource(str(folder / truth.video), fps=truth.fps)
+
     # Written by this script only (a local cache, never shared input), keyed by the weights and the code that
-    # made it: new card classifiers read every card again. The live path needs no boxes.
-    dets_path = folder / f"detections_{_cache_key(own_boxes, None, DETECT_CODE)}.pkl" if live is None else None
-    if dets_path is not None and not dets_path.exists():
-        det = Detector(own_boxes)
-        frames = FrameSource(str(folder / truth.video), fps=truth.fps)
-        dets = [det.detect(f.image) for f in tqdm(frames, total=truth.frame_count, desc=f"{game} detect")]
-        tmp = dets_path.with_suffix(".tmp")
-        tmp.write_bytes(pickle.dumps(dets))
-        tmp.replace(dets_path)  # a run cut short leaves no half cache behind
+    # made it; boxes_KEY links them under a key without the card classifiers (`_stored`). The live path needs
+    # no boxes.
+    if live is None:
+        dets_path = folder / f"detections_{_cache_key(own_boxes, None, DETECT_CODE)}.pkl"
+        boxes_path = folder / f"boxes_{_boxes_key(own_boxes, None, DETECT_CODE)}.pkl"
+        dets = _stored(dets_path, boxes_path, video_frames, lambda: Detector(own_boxes))
+        if dets is None:
+            det = Detector(own_boxes)
+            dets = [det.detect(f.image) for f in tqdm(video_frames(), total=truth.frame_count, desc=f"{game} detect")]
+            _store(dets, dets_path, boxes_path)
     spec = spec_from(folder)
     if live is not None:  # "gated" or "regional": the detector itself, on what the gate lets through
         detector = Detector(DetectorConfig(**edge_chips)) if edge_chips else None  # None: the deployed default
@@ -162,7 +167,6 @@ def cached_video(folder: Path, game: str, rounds: int, seed: int, fault_rate: fl
         looked = f", looked at {vars(pipe.regional.counters)}" if pipe.regional is not None else ""
         print(f"    {live}: {c.frames_read} frames, {c.frames_analysed} analysed, {c.fps:.2f} frames/s{looked}")
         return got, truth.rounds
-    dets = pickle.loads(dets_path.read_bytes())
     from pipelines.rounds.perfect import taken
 
     config = DetectorConfig(**(edge_chips or {})) if verifier else None
@@ -171,8 +175,10 @@ def cached_video(folder: Path, game: str, rounds: int, seed: int, fault_rate: fl
     # is stored once per set and per everything that shapes it, so a change to the tracker or the round
     # machines replays in seconds.
     looked_path = folder / f"looked_{_cache_key(config, analyse_fps, LOOKS_CODE)}.pkl"
-    if looked_path.exists():
-        looked = pickle.loads(looked_path.read_bytes())
+    looked_shared = folder / f"looked_boxes_{_boxes_key(config, analyse_fps, LOOKS_CODE)}.pkl"
+    looked = _stored(looked_path, looked_shared, lambda: _taken(video_frames(), spec.fps, analyse_fps),
+                     lambda: Detector(config if config is not None else own_boxes))
+    if looked is not None:
         pipe = VisionPipeline((spec.layout, spec.homography), _Replay([]), motion_gating=False)
         stream = ((i, i / spec.fps, pipe.track(i, d)) for i, d in zip(kept, looked, strict=True))
         return rounds_from_changes(spec, stream), truth.rounds
@@ -181,12 +187,39 @@ def cached_video(folder: Path, game: str, rounds: int, seed: int, fault_rate: fl
                           reference=spec.reference)
     looked = []
     pipe.on_analysed = lambda _frame, d: looked.append(d)
-    frames = _taken(FrameSource(str(spec.video), fps=spec.fps), spec.fps, analyse_fps)
-    got = rounds_from_changes(spec, pipe.run(frames))
-    tmp = looked_path.with_suffix(".tmp")
-    tmp.write_bytes(pickle.dumps(looked))
-    tmp.replace(looked_path)
+    got = rounds_from_changes(spec, pipe.run(_taken(video_frames(), spec.fps, analyse_fps)))
+    _store(looked, looked_path, looked_shared)
     return got, truth.rounds
+
+
+def _store(per_frame: list, path: Path, shared: Path) -> None:
+    """Write `per_frame` to `path` (a run cut short leaves no half file behind) and link it as `shared`."""
+    import pickle
+
+    tmp = path.with_suffix(".tmp")
+    tmp.write_bytes(pickle.dumps(per_frame))
+    tmp.replace(path)
+    shared.unlink(missing_ok=True)
+    shared.symlink_to(path.name)
+
+
+def _stored(path: Path, shared: Path, frames, detector) -> list | None:
+    """The per-frame detections stored at `path`; else those at `shared` (the same boxes, read by other card
+    classifiers) with every card read again by `detector()` from `frames()`, stored at `path`; else None.
+    A new classifier so costs a pass of card crops over the video, not the detector on every frame."""
+    import pickle
+
+    if path.exists():
+        return pickle.loads(path.read_bytes())
+    if not shared.exists():
+        return None
+    det = detector()
+    old = pickle.loads(shared.read_bytes())
+    new = [det.read_cards(f.image, d) for f, d in zip(frames(), old, strict=True)]
+    tmp = path.with_suffix(".tmp")
+    tmp.write_bytes(pickle.dumps(new))
+    tmp.replace(path)
+    return new
 
 
 # The code (in pipelines/vision) that shapes the detector's boxes and card readings (crops.py cuts the cards the
@@ -213,6 +246,16 @@ def _cache_key(config, analyse_fps: float | None, code_files: list[str]) -> str:
     for f in files:
         h.update(f.read_bytes())
     return h.hexdigest()[:12]
+
+
+def _boxes_key(config, analyse_fps: float | None, code_files: list[str]) -> str:
+    """`_cache_key` without the card classifiers: detections that differ only in how their cards are read."""
+    import dataclasses
+
+    if config is None:
+        return _cache_key(None, analyse_fps, code_files)
+    return _cache_key(dataclasses.replace(config, classifier_path=None, second_classifier_path=None), analyse_fps,
+                      code_files)
 
 
 def _taken(frames, fps: float, analyse_fps: float | None):

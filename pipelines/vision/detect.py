@@ -11,7 +11,7 @@ and `data["chip_value"]` (0 for non-chips) so downstream code never re-derives i
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -271,22 +271,31 @@ class Detector:
     def _identify(self, frame: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
                   cls: np.ndarray) -> sv.Detections:
         names = np.array([self.det_names[i] for i in cls], dtype=object)
-        cards = np.full(len(cls), "", dtype=object)
-        card_conf = np.zeros(len(cls), np.float32)
-        face_idx = np.flatnonzero(names == "card")
-        if len(face_idx):
-            crops = [card_crop(frame, boxes[i], self.cls_size) for i in face_idx]
-            best, conf = self._read_cards(_to_tensor(crops))
-            for j, i in enumerate(face_idx):
-                card_conf[i] = float(conf[j])
-                if card_conf[i] >= self.config.card_conf:
-                    cards[i] = self.card_names[best[j]]
         chips = np.array([chip_value(n) or 0 for n in names], dtype=np.int32)
-        return sv.Detections(
+        det = sv.Detections(
             xyxy=boxes.reshape(-1, 4),
             confidence=scores,
             class_id=cls.astype(int),
-            data={"class_name": names, "card": cards, "card_confidence": card_conf, "chip_value": chips,
-                  "uncertain": (scores < self.config.uncertain_below)
-                  | ((names == "card") & (card_conf < self.config.card_conf))},
+            data={"class_name": names, "card": np.full(len(cls), "", dtype=object),
+                  "card_confidence": np.zeros(len(cls), np.float32), "chip_value": chips,
+                  "uncertain": scores < self.config.uncertain_below},
         )
+        return self.read_cards(frame, det)
+
+    def read_cards(self, frame: np.ndarray, det: sv.Detections) -> sv.Detections:
+        """`det` with every card face read by this detector's classifiers from its crop of `frame`, nothing
+        else changed. The boxes do not depend on the classifiers, so detections stored under other ones
+        (benchmarks/reconstruction.py) read as this detector would have read them."""
+        face_idx = np.flatnonzero(det.data["class_name"] == "card") if len(det) else np.zeros(0, int)
+        if not len(face_idx):
+            return det
+        best, conf = self._read_cards(_to_tensor([card_crop(frame, det.xyxy[i], self.cls_size) for i in face_idx]))
+        cards, card_conf = det.data["card"].copy(), det.data["card_confidence"].copy()
+        card_conf[face_idx] = conf
+        cards[face_idx] = np.where(conf >= self.config.card_conf,
+                                   np.array(self.card_names, dtype=object)[best], "")
+        uncertain = det.data["uncertain"].copy()
+        uncertain[face_idx] = (det.confidence[face_idx] < self.config.uncertain_below) | (
+            card_conf[face_idx] < self.config.card_conf)
+        data = {**det.data, "card": cards, "card_confidence": card_conf, "uncertain": uncertain}
+        return replace(det, data=data)

@@ -74,3 +74,47 @@ def test_table_config_turns_the_second_look_off():
     assert _detector_for(cfg)._cls2 is not None
     off = _detector_for(cfg.model_copy(update={"vision": cfg.vision.model_copy(update={"card_second_look": False})}))
     assert off._cls2 is None
+
+
+def test_detections_stored_under_other_classifiers_read_as_those_classifiers_would_have_read_them():
+    frame, _ = heldout_frames(1)[0]
+    both, other = Detector(), Detector(DetectorConfig(classifier_path=SECOND, second_classifier_path=None))
+    stored, fresh = both.detect(frame), other.detect(frame)
+    again = other.read_cards(frame, stored)
+    np.testing.assert_array_equal(again.xyxy, stored.xyxy)  # the same boxes: only the classifiers differ
+    np.testing.assert_array_equal(fresh.xyxy, stored.xyxy)
+    for key in ("card", "uncertain", "chip_value", "class_name"):
+        assert list(again.data[key]) == list(fresh.data[key]), key
+    np.testing.assert_allclose(again.data["card_confidence"], fresh.data["card_confidence"], atol=1e-6)
+    assert not np.allclose(again.data["card_confidence"], stored.data["card_confidence"])  # really read again
+    same = both.read_cards(frame, stored)
+    assert list(same.data["card"]) == list(stored.data["card"])
+    np.testing.assert_allclose(same.data["card_confidence"], stored.data["card_confidence"], atol=1e-6)
+
+
+def test_the_benchmark_reads_stored_detections_again_when_only_the_classifiers_changed(tmp_path):
+    """benchmarks/reconstruction.py keeps each set's detections under a key without the classifiers too: new
+    classifiers then read the stored cards again from the video instead of running the detector."""
+    import importlib.util
+    import pickle
+    from types import SimpleNamespace
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "reconstruction.py"
+    spec = importlib.util.spec_from_file_location("reconstruction_bench", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    frames = [SimpleNamespace(image=f) for f, _ in heldout_frames(2)]
+    both, other = Detector(), Detector(DetectorConfig(classifier_path=SECOND, second_classifier_path=None))
+    new, shared = tmp_path / "detections_new.pkl", tmp_path / "boxes_k.pkl"
+    assert bench._stored(new, shared, lambda: frames, lambda: other) is None  # nothing stored: detect
+    old = [both.detect(f.image) for f in frames]
+    bench._store(old, tmp_path / "detections_old.pkl", shared)
+    assert shared.is_symlink() and len(pickle.loads(shared.read_bytes())) == len(old)
+    got = bench._stored(new, shared, lambda: frames, lambda: other)
+    for g, f in zip(got, frames, strict=True):
+        fresh = other.detect(f.image)
+        assert list(g.data["card"]) == list(fresh.data["card"])
+        np.testing.assert_allclose(g.data["card_confidence"], fresh.data["card_confidence"], atol=1e-6)
+    # Stored now: read back, with no frames and no detector needed.
+    assert [list(d.data["card"]) for d in bench._stored(new, shared, lambda: iter(()), lambda: None)] == [
+        list(d.data["card"]) for d in got]
