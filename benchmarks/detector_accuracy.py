@@ -11,6 +11,8 @@ those lying over a card's edge (the detector's blind spot).
 
     python benchmarks/detector_accuracy.py [--frames-per-game 40] [--scattered 40] [--json]
     python benchmarks/detector_accuracy.py --detector models/detector_fast.onnx   # the fast profile
+    python benchmarks/detector_accuracy.py --frames-per-game 30 --scattered 30 --card-errors errors.jpg
+        # and every card read wrong, drawn: what the classifiers saw beside the table around it
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
+import cv2
 import numpy as np
 import supervision as sv
 from supervision.metrics import MeanAveragePrecision
@@ -34,6 +37,7 @@ from pipelines.sim.render import covered_fractions, render
 from pipelines.sim.session import sampled_scenes
 from pipelines.vision.chip_boxes import over_cards
 from pipelines.vision.classes import DET_CLASSES, det_class_of
+from pipelines.vision.crops import card_crop
 from pipelines.vision.detect import Detector, DetectorConfig
 
 HELD_OUT_SEED = 90_001  # training used seeds 1 and 2
@@ -101,7 +105,35 @@ class Tally:
         return self.c[ok] / self.c[n] if self.c[n] else None
 
 
-def evaluate(det: Detector, frames, tallies: dict[str, Tally], maps: dict[str, MeanAveragePrecision]) -> None:
+TILE = 160  # px of each half of a card-error tile
+
+
+def error_tile(frame: np.ndarray, true_box: np.ndarray, read_box: np.ndarray | None, text: str) -> np.ndarray:
+    """One card the detector read wrong: the crop its classifiers read (`read_box`; the true box where no box
+    was found), enlarged, beside the table around the card, captioned with `text`."""
+    box = true_box if read_box is None else read_box
+    crop = card_crop(frame, box, TILE)
+    x1, y1, x2, y2 = np.asarray(true_box).astype(int)
+    pad = max(x2 - x1, y2 - y1)
+    around = frame[max(0, y1 - pad):y2 + pad, max(0, x1 - pad):x2 + pad]
+    tile = np.hstack([crop, cv2.resize(around, (TILE, TILE), interpolation=cv2.INTER_AREA)])
+    cv2.rectangle(tile, (0, 0), (2 * TILE, 18), (0, 0, 0), -1)
+    cv2.putText(tile, text, (4, 13), cv2.FONT_HERSHEY_SIMPLEX, 0.42, (0, 255, 255), 1, cv2.LINE_AA)
+    return tile
+
+
+def write_sheet(tiles: list[np.ndarray], path: Path, columns: int = 4) -> None:
+    """The tiles in rows of `columns` (a blank tile fills the last row), as one PNG."""
+    blank = np.zeros((TILE, 2 * TILE, 3), np.uint8)
+    tiles = tiles or [blank]
+    rows = [tiles[i:i + columns] + [blank] * (columns - len(tiles[i:i + columns]))
+            for i in range(0, len(tiles), columns)]
+    cv2.imwrite(str(path), np.vstack([np.hstack(r) for r in rows]))
+
+
+def evaluate(det: Detector, frames, tallies: dict[str, Tally], maps: dict[str, MeanAveragePrecision],
+             error_tiles: list[np.ndarray] | None = None) -> None:
+    """Tally each held-out frame; with `error_tiles`, a tile (`error_tile`) of every card read wrong too."""
     for set_name, frame, labels, covered in frames:
         t = tallies[set_name]
         pred = det.detect(frame)
@@ -138,6 +170,10 @@ def evaluate(det: Detector, frames, tallies: dict[str, Tally], maps: dict[str, M
                 t.cards_by_covered[(_covered_band(covered[i]), bool(ok))] += 1
                 if not ok:
                     t.card_confusions[(name, got or "(unread)")] += 1
+                    if error_tiles is not None:
+                        conf = f" {pred.data['card_confidence'][best]:.2f}" if best is not None else ""
+                        error_tiles.append(error_tile(frame, gt_boxes[i], None if best is None else pred.xyxy[best],
+                                                      f"{set_name} {name}->{got or '?'} cov {covered[i]:.2f}{conf}"))
             elif name.startswith("chip_"):
                 got = pred.data["class_name"][best] if best is not None else "(missed)"
                 groups = ["chip", _covered_group("chip", covered[i])]
@@ -250,6 +286,8 @@ def main() -> None:
     ap.add_argument("--no-edge-chips", action="store_true", help="the detector's chips without the card-edge finder")
     ap.add_argument("--edge-chips-conf", type=float, default=DetectorConfig().edge_chips_conf,
                     help="the card-edge finder's confidence threshold")
+    ap.add_argument("--card-errors", type=Path, metavar="PNG",
+                    help="also draw every card read wrong: the crop the classifiers read beside the table around it")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     verifier = {"verifier_path": None} if args.no_verifier else {}
@@ -261,8 +299,12 @@ def main() -> None:
     tallies = {"dealt": Tally(), "scattered": Tally()}
     maps = {"dealt": MeanAveragePrecision(), "scattered": MeanAveragePrecision()}
     total = args.frames_per_game * len(GAME_IDS) + args.scattered
+    tiles: list[np.ndarray] | None = [] if args.card_errors else None
     evaluate(det, tqdm(held_out_frames(args.frames_per_game, args.scattered, args.seed), total=total,
-                       desc="held-out frames"), tallies, maps)
+                       desc="held-out frames"), tallies, maps, tiles)
+    if tiles is not None:
+        write_sheet(tiles, args.card_errors)
+        print(f"{len(tiles)} cards read wrong drawn to {args.card_errors}")
     out: dict = {"seed": args.seed, "detector": str(args.detector), "classifier": str(args.classifier),
                  "second_classifier": str(second) if second else None,
                  "edge_chips": None if args.no_edge_chips or not args.edge_chips else str(args.edge_chips),
