@@ -98,18 +98,25 @@ class HighTieMachine(RoundMachine):
         """The split pair, first card first. The seat's area re-reads its cards in table order once they
         lie side by side, so after a split its first two slots may name a later card: the pair is what it
         holds besides the new cards, and hand 2's card is the one seen in the second split area."""
-        parent, before, after = self._split_areas(live, seat, self._split_seats(live)[seat])
+        split_at = self._split_seats(live)[seat]
+        parent, before, after = self._split_areas(live, seat, split_at)
         pair = Counter(s.card for s in parent if s.card) - Counter(s.card for h in (1, 2) for s in after[h])
+        seen = self._pair_seen_apart(before, split_at)
         if sum(pair.values()) != 2 or sum(len(after[h]) for h in (1, 2)) != len(parent) - 2:
             # The seat's area lost count (a card dealt over another as the hands were moved apart), but each
             # split area saw its own original card before the split wager: those are the pair.
-            seen = [s.card for h in (1, 2) for s in before[h]]
-            if len(before[1]) == len(before[2]) == 1 and all(seen) and card_points(seen[0]) == card_points(seen[1]):
-                return seen[0], seen[1]
+            if seen is not None:
+                return seen
             live.note(f"seat {seat}: split, but the original pair cannot be told from the later cards")
             return None
         cards = sorted(pair.elements())
         if card_points(cards[0]) != card_points(cards[1]):  # a half-covered split card misread, most likely
+            if seen is not None and set(seen) & set(cards):
+                # The split areas saw a pair before the split wager, sharing a card with this reading: the
+                # other was misread later, under the hit card dealt over it.
+                live.note(f"inferred: seat {seat}'s split pair is {seen[0]} {seen[1]}, as each split area saw "
+                          f"its card before the split wager (the seat's area read {cards[0]} {cards[1]})")
+                return seen
             live.note(f"seat {seat}: split, but the pair reads {cards[0]} {cards[1]}, which is no pair "
                       "(a card misread, or a split the rules do not allow)")
             return None
@@ -122,6 +129,15 @@ class HighTieMachine(RoundMachine):
                 other = cards[1] if mine == cards[0] else cards[0]
                 return (other, mine) if h == 2 else (mine, other)
         live.note(f"seat {seat}: split, but which original card went to which hand was not seen")
+        return None
+
+    @staticmethod
+    def _pair_seen_apart(before: dict[int, list[Slot]], split_at: int) -> tuple[str, str] | None:
+        """The pair as the two split areas saw it before the split wager (at `split_at`), one card each, when it
+        is a pair: a card may be read again later, under the hit card dealt over it."""
+        seen = [s.card_at(split_at) for h in (1, 2) for s in before[h]]
+        if len(before[1]) == len(before[2]) == 1 and all(seen) and card_points(seen[0]) == card_points(seen[1]):
+            return seen[0], seen[1]
         return None
 
     @staticmethod

@@ -36,6 +36,8 @@ class Slot:
     back: str | None = None  # back colour, where the tracker saw one
     read_at: int | None = None  # frame its present identity was first read (turned over, added or read again)
     at: tuple[float, float] | None = None  # where it lay on the felt (mm) when last seen, where the tracker says
+    # (frame, identity) for each identity it held until that frame, when read again as another card
+    earlier: list[tuple[int, str | None]] = field(default_factory=list)
 
     @property
     def seen(self) -> bool:
@@ -43,8 +45,14 @@ class Slot:
 
     def read_as(self, card: str, frame: int, at: tuple[float, float] | None, uncertain: bool) -> None:
         """Its identity is now `card`, read at `frame` where it lies at `at`."""
+        if card != self.card:
+            self.earlier.append((frame, self.card))
         self.card, self.read_at, self.at = card, frame, at
         self.uncertain |= uncertain
+
+    def card_at(self, frame: int) -> str | None:
+        """The identity it held at `frame`, before any later reading of it as another card."""
+        return next((card for until, card in self.earlier if frame < until), self.card)
 
 
 @dataclass

@@ -111,3 +111,20 @@ def test_a_split_pair_comes_from_the_split_areas_where_the_seats_area_lost_count
     live.cards["seat4.cards.2"].slots[0].card = "4h"  # a split area's original misread: no pair, so no answer
     assert machine._originals(live, 4) is None
     assert any("cannot be told" in n for n in live.notes)
+
+
+def test_a_split_card_read_again_under_a_hit_keeps_what_its_split_area_saw_before_the_split():
+    # Held-out High Tie video (set 9201, round 5244837e): seat 4 split 2s 2h; with hand 2's hit over the 2h
+    # its area read it again as a 4h, surely, and the round stopped at "the pair reads 2s 4h". Each split area
+    # had seen its own card before the split wager: 3d and 3d here, one of them read again as 4h at frame 640.
+    machine = HighTieMachine("T1")
+    live = _split_live(["3d", "4h", "2h", "6d", "Jh", "5d", "Qd"])
+    live.cards["seat4.cards.2"].slots[0].read_as("4h", 640, None, False)
+    assert live.cards["seat4.cards.2"].slots[0].card_at(600) == "3d"
+    assert machine._originals(live, 4) == ("3d", "3d")
+    assert [n for n in live.notes if n.startswith("inferred: seat 4's split pair is 3d 3d")]
+    # Never seen as a pair apart: the misread stands and the round goes to review.
+    live = _split_live(["3d", "4h", "2h", "6d", "Jh", "5d", "Qd"])
+    live.cards["seat4.cards.2"].slots[0].card = "4h"
+    assert machine._originals(live, 4) is None
+    assert any("the pair reads 3d 4h, which is no pair" in n for n in live.notes)
