@@ -97,7 +97,7 @@ TILE_MIX = (0.5, 0.8)
 def crops_for(covered: float, crops_per_card: int, covered_crops: int) -> int:
     """How many jittered crops a card gets: `covered_crops` more for a card covered as far as a label goes
     (`HIDDEN_LIMIT`), in proportion below that. The classifier's errors are cards under the dealer's hand
-    (MODEL_CARD.md), about one card in seven of the dealt ones."""
+    (MODEL_CARD.md), and covered cards are only about one dealt card in seven."""
     return crops_per_card + round(covered_crops * min(covered, HIDDEN_LIMIT) / HIDDEN_LIMIT)
 
 
