@@ -20,7 +20,7 @@ settlement agree), wrong, or incomplete (the machine said it was unsure). See pi
                    weights and the code that runs them), so a change to the zones, the tracker or the
                    round machines replays a set in about ten seconds. Both are linked under a key without
                    the card classifiers (boxes_KEY.pkl, looked_boxes_KEY.pkl): new classifiers read the
-                   stored cards again from the video, about half a minute a set, not the detector again.
+                   stored cards again from the video (about a minute a game), not the detector again.
   --live           (video, with --cache) the cached videos through the live path instead: the detector on
                    the frames the motion gate lets through, as `tablewatch watch` runs; --regional also
                    looks only where the frame changed (pipelines/vision/regional.py). Prints frames/s.
