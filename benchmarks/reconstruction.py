@@ -215,7 +215,12 @@ def _stored(path: Path, shared: Path, frames, detector) -> list | None:
         return None
     det = detector()
     old = pickle.loads(shared.read_bytes())
-    new = [det.read_cards(f.image, d) for f, d in zip(frames(), old, strict=True)]
+    video = iter(frames())
+    # The stored list first, so that zip takes no frame past its end; lengths are checked below.
+    new = [det.read_cards(f.image, d) for d, f in zip(old, video, strict=False)]
+    if len(new) != len(old) or next(video, None) is not None:  # not one stored detection per frame of this video
+        print(f"    {shared}: {len(old)} frames stored, not the video's count; detecting again")
+        return None
     tmp = path.with_suffix(".tmp")
     tmp.write_bytes(pickle.dumps(new))
     tmp.replace(path)

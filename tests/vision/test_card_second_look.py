@@ -115,6 +115,14 @@ def test_the_benchmark_reads_stored_detections_again_when_only_the_classifiers_c
         fresh = other.detect(f.image)
         assert list(g.data["card"]) == list(fresh.data["card"])
         np.testing.assert_allclose(g.data["card_confidence"], fresh.data["card_confidence"], atol=1e-6)
+    # Stored for another video (a frame more or less than this one's): ignored, so the caller detects anew.
+    for k, stored in enumerate(([*old, old[0]], old[:1])):
+        elsewhere = tmp_path / f"elsewhere{k}"
+        elsewhere.mkdir()
+        bench._store(stored, elsewhere / "detections_old.pkl", elsewhere / "boxes_k.pkl")
+        assert bench._stored(elsewhere / "detections_new.pkl", elsewhere / "boxes_k.pkl", lambda: frames,
+                             lambda: other) is None
+        assert not (elsewhere / "detections_new.pkl").exists()
     # Stored now: read back, with no frames and no detector needed.
     assert [list(d.data["card"]) for d in bench._stored(new, shared, lambda: iter(()), lambda: None)] == [
         list(d.data["card"]) for d in got]
