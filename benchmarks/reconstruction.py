@@ -192,13 +192,18 @@ def cached_video(folder: Path, game: str, rounds: int, seed: int, fault_rate: fl
     return got, truth.rounds
 
 
-def _store(per_frame: list, path: Path, shared: Path) -> None:
-    """Write `per_frame` to `path` (a run cut short leaves no half file behind) and link it as `shared`."""
+def _write(per_frame: list, path: Path) -> None:
+    """Pickle `per_frame` to `path`; a run cut short leaves no half file behind."""
     import pickle
 
     tmp = path.with_suffix(".tmp")
     tmp.write_bytes(pickle.dumps(per_frame))
     tmp.replace(path)
+
+
+def _store(per_frame: list, path: Path, shared: Path) -> None:
+    """Write `per_frame` to `path` and link it as `shared`."""
+    _write(per_frame, path)
     shared.unlink(missing_ok=True)
     shared.symlink_to(path.name)
 
@@ -221,9 +226,7 @@ def _stored(path: Path, shared: Path, frames, detector) -> list | None:
     if len(new) != len(old) or next(video, None) is not None:  # not one stored detection per frame of this video
         print(f"    {shared}: {len(old)} frames stored, not the video's count; detecting again")
         return None
-    tmp = path.with_suffix(".tmp")
-    tmp.write_bytes(pickle.dumps(new))
-    tmp.replace(path)
+    _write(new, path)
     return new
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 
@@ -11,25 +10,17 @@ import cv2
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_outcome_segments_add_up_to_the_rounds():
-    plot = _load("reconstruction_plot")
+def test_outcome_segments_add_up_to_the_rounds(load_benchmark):
+    plot = load_benchmark("reconstruction_plot")
     t = {"rounds": 10, "exact": 5, "wrong": 1, "incomplete": 4, "incomplete_right": 3, "doubts": {}}
     assert plot.segment_counts(t) == [5, 3, 1, 1]
     assert sum(plot.segment_counts(t)) == t["rounds"]
 
 
-def test_the_benchmark_draws_its_figures(tmp_path, capsys):
+def test_the_benchmark_draws_its_figures(tmp_path, capsys, load_benchmark):
     sys.path.insert(0, str(BENCHMARKS))  # as when run as a script: it imports its plot module by name
     try:
-        bench = _load("reconstruction")
+        bench = load_benchmark("reconstruction")
         out = tmp_path / "recon.png"
         assert bench.main(["--mode", "perfect", "--rounds", "2", "--games", "king-high", "pick-2-poker",
                            "--plot", str(out)]) == 0

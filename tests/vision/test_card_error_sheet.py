@@ -2,24 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import cv2
 import numpy as np
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "detector_accuracy.py"
 
-
-def _bench():
-    spec = importlib.util.spec_from_file_location("detector_accuracy_bench", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_a_sheet_holds_one_tile_per_card_read_wrong_in_rows_of_four(tmp_path):
-    bench = _bench()
+def test_a_sheet_holds_one_tile_per_card_read_wrong_in_rows_of_four(tmp_path, load_benchmark):
+    bench = load_benchmark("detector_accuracy")
     frame = np.zeros((720, 1280, 3), np.uint8)
     frame[300:350, 600:636] = (255, 255, 255)  # a white card, upright
     tile = bench.error_tile(frame, np.array([600, 300, 636, 350.0]), None, "dealt 9d->Td cov 0.53")

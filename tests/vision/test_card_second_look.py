@@ -92,17 +92,13 @@ def test_detections_stored_under_other_classifiers_read_as_those_classifiers_wou
     np.testing.assert_allclose(same.data["card_confidence"], stored.data["card_confidence"], atol=1e-6)
 
 
-def test_the_benchmark_reads_stored_detections_again_when_only_the_classifiers_changed(tmp_path):
+def test_the_benchmark_reads_stored_detections_again_when_only_the_classifiers_changed(tmp_path, load_benchmark):
     """benchmarks/reconstruction.py keeps each set's detections under a key without the classifiers too: new
     classifiers then read the stored cards again from the video instead of running the detector."""
-    import importlib.util
     import pickle
     from types import SimpleNamespace
 
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "reconstruction.py"
-    spec = importlib.util.spec_from_file_location("reconstruction_bench", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_benchmark("reconstruction")
     frames = [SimpleNamespace(image=f) for f, _ in heldout_frames(2)]
     both, other = Detector(), Detector(DetectorConfig(classifier_path=SECOND, second_classifier_path=None))
     new, shared = tmp_path / "detections_new.pkl", tmp_path / "boxes_k.pkl"
