@@ -18,7 +18,9 @@ one at a row's end or alone that it has leant `none` on in each of its place's l
 (`_hollow_in_rows`, `lasting_none.py`); a lone unsure box off the rows of its spot's sure chips is no chip at all,
 nor is an unsure box without which the spot's chips form regular stacks, or one stack, where they did not (`_misfits`).
 A lone chip just past the end of another spot's row leaves both spots in doubt (`_adrift`): which holds it is a
-guess.
+guess; so does a spot read as two stacks on one line a chip's gap apart (`_gapped`): one stack with a chip unseen.
+A row also ends where the chips step a few mm across from one straight line to another (`_sidestep`), and a box
+between two such lines that the verifier leans `none` on is the gap between a wager and its payout (`_bridges`).
 """
 
 from __future__ import annotations
@@ -47,6 +49,19 @@ CHIP_KINDS = ("bet", "paid", "tray")
 # Neighbours in one row lie on one line: across it they differ by under 2 mm in 99 % of held-out frames and
 # never by 8 mm; neighbours 7 mm or more apart across are a payout laid a little off its wager's line.
 SIDESTEP_MM = 7.0
+# A smaller step across still parts two stacks where the chips on each side of it lie on their own straight line
+# (the chip before and the chip after each within `STRAIGHT_MM` across of their neighbour): a Pick 2 Ante and the
+# payout laid in line with it, 4-7 mm apart across. On 15 held-out video sets (every second frame, neighbours
+# paired with the scripted scene's chips) such straight-sided steps between chips of one stack never reached
+# 3.5 mm (20,000 pairs), while 45 of 114 between two stacks lay at 4-7 mm (one-off measurement, thirty-first session).
+STRAIGHT_SIDESTEP_MM = 4.0
+STRAIGHT_MM = 1.5
+# A box between two such lines, off each by this much or more, that the chip verifier leans `none` on at
+# `BRIDGE_NONE` or more is no chip (`ZoneMapper._bridges`).
+BRIDGE_OFF_MM = 1.0
+BRIDGE_NONE = 0.4
+# Two stacks of one zone on one line this many steps apart (end to start) are one with a chip unseen between.
+GAPPED_STEPS = (1.4, 2.6)
 # A stack's next row lies one row pitch on, give or take 2.1 mm at most on held-out frames; a payout laid
 # overlapping its King High wager (two rows of four, centred alike) lies 6.3 mm or more off the pitch.
 ROW_PITCH_TOL_MM = 4.0
@@ -271,24 +286,49 @@ class ZoneMapper:
             off[hit] = np.linalg.norm(pts[hit] - centre, axis=1)
         return out, off
 
-    def _rows(self, pts: np.ndarray, values: np.ndarray) -> list[list[int]]:
-        """Chips on one line along the spread direction, each within ~one step of the next."""
-        sp = self.spread
-        u_ax, v_ax = sp.axes
+    def _lines(self, pts: np.ndarray) -> tuple[list[list[int]], np.ndarray, np.ndarray]:
+        """Chips on one line along the spread direction (the same offset across it, within 0.3 of a row pitch),
+        each line in order along it; with every chip's place along (u) and across (v) the spread, mm."""
+        u_ax, v_ax = self.spread.axes
         u, v = pts @ u_ax, pts @ v_ax
-        order = np.argsort(v, kind="stable")
-        v_tol = 0.3 * sp.row_pitch_mm
+        v_tol = 0.3 * self.spread.row_pitch_mm
         lines: list[list[int]] = []
-        for i in order:  # cluster by perpendicular offset
+        for i in np.argsort(v, kind="stable"):  # cluster by perpendicular offset
             if lines and abs(v[i] - np.mean(v[lines[-1]])) <= v_tol:
                 lines[-1].append(int(i))
             else:
                 lines.append([int(i)])
-        rows: list[list[int]] = []
         for line in lines:
             line.sort(key=lambda i: u[i])
-            rows += _split_runs(line, u, v, values, sp.step_mm, sp.per_row)
-        return rows
+        return lines, u, v
+
+    def _rows(self, pts: np.ndarray, values: np.ndarray) -> list[list[int]]:
+        """Chips on one line along the spread direction, each within ~one step of the next."""
+        lines, u, v = self._lines(pts)
+        return [row for line in lines for row in _split_runs(line, u, v, values, self.spread.step_mm,
+                                                              self.spread.per_row)]
+
+    def _bridges(self, pts: np.ndarray, none: np.ndarray) -> set[int]:
+        """Boxes the chip verifier leans `none` on at `BRIDGE_NONE` or more that lie between two straight lines of
+        chips `STRAIGHT_SIDESTEP_MM` or more apart across, off both: two chips on one line before the box, two on
+        the other after it, all a step apart along. Such a box is the detector's box in the gap between a wager's
+        top chip and a payout laid a little off its line; taken as a chip, it joins the two into one row (a $15
+        Ante read as $25 and its $15 payout as $10). Real chips there read below 0.9 had `none` 0.26 at most (104 of
+        them, 16 held-out video sets), against 0.4 or more for 134 of the 164 phantoms (one-off measurement,
+        thirty-first session)."""
+        lines, u, v = self._lines(pts)
+        step = self.spread.step_mm
+        out: set[int] = set()
+        for line in lines:
+            for p1, p0, b, n0, n1 in (line[k:k + 5] for k in range(len(line) - 4)):
+                if not none[b] >= BRIDGE_NONE or np.diff(u[[p1, p0, b, n0, n1]]).max() >= 1.4 * step:
+                    continue
+                if abs(v[p0] - v[p1]) >= STRAIGHT_MM or abs(v[n1] - v[n0]) >= STRAIGHT_MM:
+                    continue
+                lo, hi = sorted(((v[p0] + v[p1]) / 2, (v[n0] + v[n1]) / 2))
+                if hi - lo >= STRAIGHT_SIDESTEP_MM and lo + BRIDGE_OFF_MM <= v[b] <= hi - BRIDGE_OFF_MM:
+                    out.add(b)
+        return out
 
     def _chain_rows(self, pts: np.ndarray, rows: list[list[int]]) -> list[tuple[list[int], np.ndarray]]:
         """Rows with the same centre along the spread, one pitch apart, form a stack."""
@@ -367,7 +407,8 @@ class ZoneMapper:
         stacks = self.group_stacks(centres[chip_idx], chip_vals[chip_idx])
         none = np.asarray(data.get("chip_none", np.full(n, np.nan)), np.float64)
         lasting = self.lasting.update(centres[chip_idx], none[chip_idx])
-        hollow = _hollow_in_rows(stacks, uncertain[chip_idx], none[chip_idx], lasting)
+        hollow = (_hollow_in_rows(stacks, uncertain[chip_idx], none[chip_idx], lasting)
+                  | self._bridges(centres[chip_idx], none[chip_idx]))
         if hollow:
             chip_idx = np.delete(chip_idx, sorted(hollow))
             stacks = self.group_stacks(centres[chip_idx], chip_vals[chip_idx])
@@ -376,7 +417,8 @@ class ZoneMapper:
             chip_idx = np.delete(chip_idx, sorted(misfits))
             stacks = self.group_stacks(centres[chip_idx], chip_vals[chip_idx])
         off_row = self._off_row_ghosts(stacks, centres[chip_idx], uncertain[chip_idx])
-        adrift = self._adrift(stacks, centres[chip_idx], chip_vals[chip_idx], skip=off_row)
+        adrift = (self._adrift(stacks, centres[chip_idx], chip_vals[chip_idx], skip=off_row)
+                  | self._gapped(stacks, centres[chip_idx], skip=off_row))
         # How sure each chip is: the detector's confidence, or the verifier's belief that a chip lies there where
         # it looked and that is higher (its full-resolution second look is a second witness).
         seen = np.fmax(conf, np.where(uncertain, np.nan, 1.0 - none))
@@ -467,6 +509,23 @@ class ZoneMapper:
                     if 1.4 * step <= max(past, before) <= 2.0 * step:
                         out |= {lone.zone, st.zone}
         return out
+
+    def _gapped(self, stacks: list[ChipStackObs], pts: np.ndarray, skip: set[int]) -> set[str]:
+        """Zones holding two stacks on one line with a gap of `GAPPED_STEPS` between the end of one and the start of
+        the other: one stack with a chip unseen between (a black $100 on dark felt missed in every frame, a 4 x $100
+        Monster wager read as $300). A spot's wager is one stack, and its payout is laid in a zone of its own, so the
+        total is read with doubt."""
+        u_ax, v_ax = self.spread.axes
+        u, v = pts @ u_ax, pts @ v_ax
+        step, v_tol = self.spread.step_mm, 0.3 * self.spread.row_pitch_mm
+        rows: dict[str, list[tuple[int, ...]]] = defaultdict(list)
+        for k, st in enumerate(stacks):
+            if k not in skip and st.zone is not None:
+                rows[st.zone] += st.rows
+        lo, hi = GAPPED_STEPS
+        return {zone for zone, rs in rows.items() for a, b in itertools.permutations(rs, 2)
+                if abs(float(np.mean(v[list(a)]) - np.mean(v[list(b)]))) <= v_tol
+                and lo * step <= u[b[0]] - u[a[-1]] <= hi * step}
 
     def occluded_zones(self, scene: Scene, min_fraction: float = 0.25) -> set[str]:
         """Zones of a simulator Scene at least `min_fraction` covered by the dealer's hands and arms."""
@@ -615,18 +674,31 @@ def _split_runs(line: list[int], u: np.ndarray, v: np.ndarray, values: np.ndarra
     """A line of chips (sorted along the spread) -> the rows of separate stacks in it: a run ends at a
     gap of 1.4 steps or more (within a row chips are one step apart, give or take the detector's few
     mm; at 1.5 two payouts laid side by side merged), when it holds a full row, at a step of
-    `SIDESTEP_MM` across, or before a chip worth more than the one before it (a payout continuing its
-    wager's row)."""
+    `SIDESTEP_MM` across (or `STRAIGHT_SIDESTEP_MM` between two straight lines, `_sidestep`), or before a
+    chip worth more than the one before it (a payout continuing its wager's row)."""
     rows: list[list[int]] = []
     run = [line[0]]
-    for a, b in itertools.pairwise(line):
-        if (u[b] - u[a] >= 1.4 * step or len(run) == per_row or abs(v[b] - v[a]) >= SIDESTEP_MM
+    for k, (a, b) in enumerate(itertools.pairwise(line)):
+        if (u[b] - u[a] >= 1.4 * step or len(run) == per_row or _sidestep(run, line[k + 2:k + 3], b, v, u, step)
                 or values[b] > values[a]):
             rows.append(run)
             run = []
         run.append(b)
     rows.append(run)
     return rows
+
+
+def _sidestep(run: list[int], after: list[int], b: int, v: np.ndarray, u: np.ndarray, step: float) -> bool:
+    """Chip `b` steps across off the line of `run` (the chips before it): by `SIDESTEP_MM`, or by
+    `STRAIGHT_SIDESTEP_MM` where the run's last two chips and `b` with the chip `after` it (within 1.4 steps
+    along) each lie straight, within `STRAIGHT_MM` across."""
+    a = run[-1]
+    across = abs(v[b] - v[a])
+    if across >= SIDESTEP_MM:
+        return True
+    if across < STRAIGHT_SIDESTEP_MM or len(run) < 2 or not after or u[after[0]] - u[b] >= 1.4 * step:
+        return False
+    return abs(v[a] - v[run[-2]]) < STRAIGHT_MM and abs(v[after[0]] - v[b]) < STRAIGHT_MM
 
 
 def _sorted(obs: dict[str, ZoneObs]) -> FrameObs:
