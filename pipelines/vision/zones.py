@@ -309,23 +309,26 @@ class ZoneMapper:
                                                               self.spread.per_row)]
 
     def _bridges(self, pts: np.ndarray, none: np.ndarray) -> set[int]:
-        """Boxes the chip verifier leans `none` on at `BRIDGE_NONE` or more that lie between two straight lines of
-        chips `STRAIGHT_SIDESTEP_MM` or more apart across, off both: two chips on one line before the box, two on
-        the other after it, all a step apart along. Such a box is the detector's box in the gap between a wager's
-        top chip and a payout laid a little off its line; taken as a chip, it joins the two into one row (a $15
-        Ante read as $25 and its $15 payout as $10). Real chips there read below 0.9 had `none` 0.26 at most (104 of
-        them, 16 held-out video sets), against 0.4 or more for 134 of the 164 phantoms (one-off measurement,
-        thirty-first session)."""
+        """Boxes the chip verifier leans `none` on at `BRIDGE_NONE` or more that lie between two lines of chips
+        `STRAIGHT_SIDESTEP_MM` or more apart across, off both: one or two chips on one line before the box, one or
+        two on the other after it (three at least, a pair lying straight), all a step apart along. Such a box is
+        the detector's box in the gap between a wager's top chip and a payout laid a little off its line; taken as
+        a chip, it joins the two into one row (a $15 Ante read as $25 and its $15 payout as $10). On 16 held-out
+        video sets, real chips there read below 0.9 had `none` 0.26 at most (113 of them), against 0.4 or more for
+        163 of the 215 phantoms (one-off measurement, thirty-first session)."""
         lines, u, v = self._lines(pts)
         step = self.spread.step_mm
         out: set[int] = set()
         for line in lines:
-            for p1, p0, b, n0, n1 in (line[k:k + 5] for k in range(len(line) - 4)):
-                if not none[b] >= BRIDGE_NONE or np.diff(u[[p1, p0, b, n0, n1]]).max() >= 1.4 * step:
+            for k, b in enumerate(line):
+                before, after = line[max(k - 2, 0):k], line[k + 1:k + 3]
+                if not none[b] >= BRIDGE_NONE or not before or not after or len(before) + len(after) < 3:
                     continue
-                if abs(v[p0] - v[p1]) >= STRAIGHT_MM or abs(v[n1] - v[n0]) >= STRAIGHT_MM:
+                if np.diff(u[[*before, b, *after]]).max() >= 1.4 * step:
                     continue
-                lo, hi = sorted(((v[p0] + v[p1]) / 2, (v[n0] + v[n1]) / 2))
+                if any(len(side) == 2 and abs(v[side[1]] - v[side[0]]) >= STRAIGHT_MM for side in (before, after)):
+                    continue
+                lo, hi = sorted((float(np.mean(v[before])), float(np.mean(v[after]))))
                 if hi - lo >= STRAIGHT_SIDESTEP_MM and lo + BRIDGE_OFF_MM <= v[b] <= hi - BRIDGE_OFF_MM:
                     out.add(b)
         return out

@@ -380,15 +380,16 @@ def test_an_unsure_box_that_alone_splits_a_spot_into_two_stacks_is_no_chip(oracl
 
 
 def _wager_gap_payout(mapper: ZoneMapper, cam: Camera, oracle, none: float | None, ghost_at: str = "gap",
-                      sure: bool = False, across_mm: float = 0.0):
-    """3 Card Monster seat 2: a $35 Ante and its $10 payout laid in its line (or `across_mm` across it), a chip's gap
-    past the wager's top chip, with a box read as $5 at 0.4 (0.7 when `sure`) in the gap, half way across (or just
-    past the payout's top: `ghost_at="end"`) that the verifier leans `none` on at `none` (None: it did not look)."""
+                      sure: bool = False, across_mm: float = 0.0, payout_chips: tuple[int, ...] = (5, 5)):
+    """3 Card Monster seat 2: a $35 Ante and its $10 payout (`payout_chips`) laid in its line (or `across_mm` across
+    it), a chip's gap past the wager's top chip, with a box read as $5 at 0.4 (0.7 when `sure`) in the gap, half way
+    across (or just past the payout's top: `ghost_at="end"`) that the verifier leans `none` on at `none` (None: it
+    did not look)."""
     z = mapper.layout.zone("seat2.ante")
     (u, v), step = mapper.spread.axes, mapper.spread.step_mm
     wager = ChipStack([25, 5, 5], *z.centre)
     top = np.array(chip_positions(wager)[-1])
-    payout = ChipStack([5, 5], *(top + 2.5 * step * u + across_mm * v))
+    payout = ChipStack(list(payout_chips), *(top + (1 + (len(payout_chips) + 1) / 2) * step * u + across_mm * v))
     at = top + step * u + across_mm / 2 * v if ghost_at == "gap" else np.array(chip_positions(payout)[-1]) + step * u
     _, labels = render(mapper.layout, Scene(chips=[wager, payout]), cam, np.random.default_rng(0), effects=False)
     det = oracle(labels)
@@ -434,6 +435,9 @@ def test_a_box_bridging_a_wager_and_a_payout_laid_off_its_line_is_no_chip_when_t
     # line: not ours to drop.
     assert _wager_gap_payout(mapper, cam, oracle, 0.2, sure=True, across_mm=6.0)["seat2.ante"].chip_total == 45
     assert _wager_gap_payout(mapper, cam, oracle, 0.45, sure=True)["seat2.ante"].chip_total == 45
+    # King High, held-out video: a lone chip of the next spot on the far side (a $250 High and a $5 Suit beyond it).
+    lone = _wager_gap_payout(mapper, cam, oracle, 0.53, across_mm=5.0, payout_chips=(5,))
+    assert lone["seat2.ante"].chips == [25, 5, 5] and not lone["seat2.ante"].chips_uncertain
 
 
 def test_a_spot_read_as_two_stacks_on_one_line_a_chip_apart_is_in_doubt(oracle):
