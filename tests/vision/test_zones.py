@@ -69,31 +69,35 @@ def test_a_payout_row_a_little_off_its_wagers_line_is_its_own_stack():
     # payout continuing the row one step on but 9.5 mm across; read as one run of five, two of the
     # payout's chips went to the wager.
     mapper, _ = _mapper("king-high")
-    u, v = mapper.spread.axes
-    step = mapper.spread.step_mm
-    origin = np.array(mapper.layout.zone("seat7.low").centre) - 1.5 * step * u
-    wager = [origin + k * step * u for k in range(3)]
-    payout = [origin + k * step * u - 9.5 * v for k in range(3, 7)]
-    stacks = sorted(mapper.group_stacks(np.array(wager + payout)), key=lambda st: min(st.members))
+    stacks = _row_then_row(mapper, "seat7.low", 3, 4, -9.5)
     assert [st.members for st in stacks] == [(0, 1, 2), (3, 4, 5, 6)]
     assert stacks[0].zone == "seat7.low"
+
+
+def _row_then_row(mapper: ZoneMapper, zone: str, n_wager: int, n_payout: int, across_mm: float) -> list:
+    """The stacks of a wager row of `n_wager` chips from 1.5 steps before `zone`'s centre and a payout row of
+    `n_payout` continuing it one step on, `across_mm` across its line; ordered by their first chip."""
+    u, v = mapper.spread.axes
+    step = mapper.spread.step_mm
+    origin = np.array(mapper.layout.zone(zone).centre) - 1.5 * step * u
+    pts = [origin + k * step * u + (across_mm * v if k >= n_wager else 0) for k in range(n_wager + n_payout)]
+    return sorted(mapper.group_stacks(np.array(pts)), key=lambda st: min(st.members))
 
 
 def test_a_payout_continuing_its_wagers_row_on_a_straight_line_a_few_mm_across_is_its_own_stack():
     # Pick 2, held-out video: a $20 Ante (four $5) and its $20 payout continuing the row one step on, 6 mm across
     # (less than SIDESTEP_MM); cut into rows of five, the Ante lost its top chip to the payout in most frames.
     mapper, _ = _mapper("pick-2-poker")
-    u, v = mapper.spread.axes
-    step = mapper.spread.step_mm
-    origin = np.array(mapper.layout.zone("seat2.ante").centre) - 1.5 * step * u
-    wager = [origin + k * step * u for k in range(4)]
-    payout = [origin + k * step * u + 6.0 * v for k in range(4, 8)]
-    stacks = sorted(mapper.group_stacks(np.array(wager + payout)), key=lambda st: min(st.members))
+    stacks = _row_then_row(mapper, "seat2.ante", 4, 4, 6.0)
     assert [st.members for st in stacks] == [(0, 1, 2, 3), (4, 5, 6, 7)]
     assert stacks[0].zone == "seat2.ante"
     # One chip's box a few mm off a row's line is the detector's jitter, not a second line: the row stays whole.
-    jittered = [p + (6.0 * v if k == 2 else 0) for k, p in enumerate(wager)]
-    assert [st.members for st in mapper.group_stacks(np.array(jittered))] == [(0, 1, 2, 3)]
+    jittered = _row_then_row(mapper, "seat2.ante", 2, 1, 6.0)  # the third chip off: the row's top, alone after
+    assert [st.members for st in jittered] == [(0, 1, 2)]
+    u, v = mapper.spread.axes
+    origin = np.array(mapper.layout.zone("seat2.ante").centre)
+    inside = [origin + k * mapper.spread.step_mm * u + (6.0 * v if k == 2 else 0) for k in range(4)]
+    assert [st.members for st in mapper.group_stacks(np.array(inside))] == [(0, 1, 2, 3)]
 
 
 def test_a_chip_worth_more_than_the_one_before_it_in_a_row_starts_another_stack():
