@@ -104,6 +104,7 @@ class WagerSeen:
     settle_end: int | None = None
     uncertain: bool = False
     moved_at: int | None = None  # a frame the wager was read as more than it is while its payout was laid
+    hidden_at: int | None = None  # the frame the wager was read as less than it is, to stay, as its payout was laid
     payout: ChipInstance | None = None
 
     @property
@@ -403,6 +404,7 @@ class RoundMachine:
                 ws.settle_end, ws.payout = p.end, p
                 ws.uncertain |= p.uncertain
                 ws.moved_at = self._wager_moved_with_payout(ws, p)
+                ws.hidden_at = self._wager_hidden_by_payout(ws, p)
                 regrouped = self._payout_regrouped(ws, p)
                 if regrouped is not None:
                     _doubt_wager(live, ws, f"payout read as {ws.paid:g} from frame {regrouped}, as the wager beside "
@@ -544,10 +546,25 @@ class RoundMachine:
         """A payout laid against its wager forms one row with it, and the line between the two zones falls
         where the boxes put it: a wager read as more than it is just as its payout appears may hold some of
         the payout's chips. The first such frame, if any. (Read as less, it is most often the dealer's hand
-        over it, laying the payout.)"""
-        near, lag = SAME_TIME_S * self.fps, PAYOUT_LAG_S * self.fps  # the payout shows `lag` after it is laid
-        return next((f for f, _, after in ws.inst.changes_after(ws.lock)
-                     if p.start - lag - near <= f <= p.start + near and after > ws.wager.amount), None)
+        over it, laying the payout; read as less to stay, `_wager_hidden_by_payout`.)"""
+        return next((f for f, after in self._wager_read_as_payout_came(ws, p) if after > ws.wager.amount), None)
+
+    def _wager_hidden_by_payout(self, ws: WagerSeen, p: ChipInstance) -> int | None:
+        """The frame a wager's reading fell below what was locked just as its payout appeared, to stay there
+        until it was taken: a payout laid over the wager's top chip hides it, and the two chips where they meet
+        may read as none (a King High $400 Low and its $400 payout read $300 and $300, sure of both, the bottom
+        payout chip lying 3 mm along and 5 mm across the wager's top one: a short pay claimed that was none)."""
+        locked = ws.wager.amount - 0.005
+        end = ws.inst.end if ws.inst.end is not None else ws.inst.steps[-1][0] + 1
+        fell = next((f for f, after in self._wager_read_as_payout_came(ws, p) if 0 < after < locked), None)
+        return fell if fell is not None and 0 < ws.inst.value_at(end - 1) < locked else None
+
+    def _wager_read_as_payout_came(self, ws: WagerSeen, p: ChipInstance) -> list[tuple[int, float]]:
+        """(frame, total) of each change of the wager's reading after it was locked, around the moment its
+        payout appeared (the payout shows `PAYOUT_LAG_S` after it is laid)."""
+        near, lag = SAME_TIME_S * self.fps, PAYOUT_LAG_S * self.fps
+        return [(f, after) for f, _, after in ws.inst.changes_after(ws.lock)
+                if p.start - lag - near <= f <= p.start + near]
 
     def _doubt_short_payouts(self, seen: list[WagerSeen], expected: list[Settlement], live: LiveRound) -> None:
         """A payout read short of what the rules pay is a short pay only where all of it could be seen;
@@ -558,6 +575,8 @@ class RoundMachine:
           even a payout read as the rules pay is in doubt: the whole payout may be in the wager's reading
           and the chips read as the payout another stack's (a 3 Card Monster $300 Play payout, an
           overpay, read as the $200 the rules pay while the $200 wager read $500);
+        - its wager was read as less than it is from the moment the payout appeared until it was taken
+          (`_wager_hidden_by_payout`): a chip of each may lie hidden where they meet;
         - it lies against its seat's cards (Pick 2's Ante and Play, 3 Card Monster's Play, High Tie's side
           bets): the detector misses chips lying over a card's edge (found 92 % of 160 on held-out frames,
           against all of 4,516 elsewhere; a $30 Play payout read as $5 while its $25 lay on the card)."""
@@ -571,6 +590,11 @@ class RoundMachine:
                 _doubt_wager(live, ws, f"payout read as {ws.paid:g} while the wager beside it was read as more "
                                        f"than it is (frame {ws.moved_at}); some of the payout's chips may have been "
                                        "counted with the wager")
+            elif short and ws.hidden_at is not None:
+                _doubt_wager(live, ws, f"payout read as {ws.paid:g}, less than the rules pay, while the wager "
+                                       f"beside it read as {ws.inst.value_at(ws.hidden_at):g} from frame "
+                                       f"{ws.hidden_at}: the payout may lie over the wager's top chip, hiding a "
+                                       "chip of each")
             elif short and ws.inst.zone in self._beside_cards:
                 _doubt_wager(live, ws, f"payout read as {ws.paid:g}, less than the rules pay, lying against the "
                                        "seat's cards: a chip on a card's edge may have been missed")

@@ -28,7 +28,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -40,6 +40,7 @@ from pipelines.games.layout import Layout
 from .chip_boxes import chip_centres, share_under
 from .lasting_none import LastingNone
 from .observe import CardObs, FrameObs, ZoneObs
+from .recent_stacks import RecentStacks
 
 if TYPE_CHECKING:
     from pipelines.sim.scene import Scene
@@ -187,6 +188,8 @@ class ZoneMapper:
     frame_size: tuple[int, int] = (1280, 720)  # only for observe_scene: what falls outside the frame
     # what the chip verifier said of each place over the last analysed frames: `observe` keeps it
     lasting: LastingNone = field(default_factory=LastingNone, repr=False, compare=False)
+    # where each zone's chips lay over the last analysed frames: `observe` keeps it (`_seen_in_part`)
+    recent: RecentStacks = field(default_factory=RecentStacks, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.H_table_to_image = np.asarray(self.H_table_to_image, np.float64)
@@ -422,6 +425,7 @@ class ZoneMapper:
         off_row = self._off_row_ghosts(stacks, centres[chip_idx], uncertain[chip_idx])
         adrift = (self._adrift(stacks, centres[chip_idx], chip_vals[chip_idx], skip=off_row)
                   | self._gapped(stacks, centres[chip_idx], skip=off_row))
+        stacks = self._seen_in_part(stacks, centres[chip_idx], skip=off_row)
         # How sure each chip is: the detector's confidence, or the verifier's belief that a chip lies there where
         # it looked and that is higher (its full-resolution second look is a second witness).
         seen = np.fmax(conf, np.where(uncertain, np.nan, 1.0 - none))
@@ -436,6 +440,24 @@ class ZoneMapper:
             obs[st.zone].chips_doubt_other |= other
             obs[st.zone].chips_min_confidence = min(obs[st.zone].chips_min_confidence, float(seen[members].min()))
         return _sorted(obs)
+
+    def _seen_in_part(self, stacks: list[ChipStackObs], pts: np.ndarray, skip: set[int]) -> list[ChipStackObs]:
+        """Each stack in the zone it belongs to: a small stack read in a zone that held no chips lately, lying on
+        chips another zone held lately and shows no longer, is that zone's stack seen in part, the rest of it
+        under the dealer's hand (`RecentStacks`). Remembers this frame's chips per zone."""
+        def by_zone(sts: list[ChipStackObs]) -> dict[str, np.ndarray]:
+            out: dict[str, list[int]] = defaultdict(list)
+            for k, st in enumerate(sts):
+                if k not in skip and st.zone is not None:
+                    out[st.zone] += st.members
+            return {z: pts[m] for z, m in out.items()}
+
+        now = by_zone(stacks)
+        owners = [None if k in skip or st.zone is None else self.recent.owner(st.zone, pts[list(st.members)], now)
+                  for k, st in enumerate(stacks)]
+        stacks = [st if owner is None else replace(st, zone=owner) for st, owner in zip(stacks, owners, strict=True)]
+        self.recent.update(by_zone(stacks))
+        return stacks
 
     def _misfits(self, stacks: list[ChipStackObs], pts: np.ndarray, values: np.ndarray,
                  uncertain: np.ndarray) -> set[int]:

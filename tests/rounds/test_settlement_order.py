@@ -75,7 +75,8 @@ def _payout_beside(wager_steps: list[tuple[int, float]], payout_at: int, paid: f
     m = KingHighMachine("T1")  # 10 frames a second: a payout shows 8 frames after it is laid
     w = Wager(seat=7, spot="low", hand=1, amount=15.0)
     ws = WagerSeen(w, ChipInstance("seat7.low", 0, wager_steps), 5, "seat7.low.paid", outcome="win", paid=paid)
-    ws.moved_at = m._wager_moved_with_payout(ws, ChipInstance("seat7.low.paid", payout_at, [(payout_at, paid)]))
+    payout = ChipInstance("seat7.low.paid", payout_at, [(payout_at, paid)])
+    ws.moved_at, ws.hidden_at = m._wager_moved_with_payout(ws, payout), m._wager_hidden_by_payout(ws, payout)
     live = LiveRound(start=0)
     rule = Settlement(seat=7, spot="low", hand=1, wagered=15.0, amount=15.0, outcome="win", net=rules_pay,
                       line="low", order=1, rule="test")
@@ -99,8 +100,20 @@ def test_a_payout_short_of_the_rules_while_its_wager_reads_more_is_in_doubt() ->
     assert _payout_beside([(0, 15.0), (40, 25.0)], payout_at=100) == (False, [])
     assert _payout_beside([(0, 15.0)], payout_at=100) == (False, [])
     assert _payout_beside([(0, 15.0), (60, 10.0), (95, 15.0)], payout_at=100) == (False, [])
-    # read as less as the payout is laid: the dealer's hand over it, which hides chips and moves none
-    assert _payout_beside([(0, 15.0), (92, 5.0)], payout_at=100) == (False, [])
+    # read as less as the payout is laid, and back as locked before it is taken: the dealer's hand over it, which
+    # hides chips and moves none
+    assert _payout_beside([(0, 15.0), (92, 5.0), (110, 15.0)], payout_at=100) == (False, [])
+
+
+def test_a_short_payout_whose_wager_reads_less_from_the_moment_it_was_laid_is_in_doubt() -> None:
+    # King High, held-out video: a $400 Low and its $400 payout laid over the wager's top chip, read $300 and $300
+    # until both were taken, sure of both: the two chips where they meet read as none, and a short pay was claimed.
+    doubt, notes = _payout_beside([(0, 15.0), (96, 10.0)], payout_at=100)
+    assert doubt and "payout read as 10" in notes[0] and "read as 10 from frame 96" in notes[0]
+    # paid as the rules pay: nothing hidden from the payout, nothing to doubt
+    assert _payout_beside([(0, 15.0), (96, 10.0)], payout_at=100, paid=20.0) == (False, [])
+    # the wager fell long before its payout came (a pinch, flagged elsewhere): the short payout stands
+    assert _payout_beside([(0, 15.0), (40, 10.0)], payout_at=100) == (False, [])
 
 
 def _regrouped(wager_steps: list[tuple[int, float]], payout_steps: list[tuple[int, float]]) -> int | None:

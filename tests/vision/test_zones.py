@@ -546,3 +546,24 @@ def test_a_chip_the_verifier_saw_counts_as_sure_as_the_verifier_is(oracle):
     assert least(np.nan) == pytest.approx(0.77)  # the verifier did not look: the detector's word alone
     assert least(0.5) == pytest.approx(0.77)  # it leans to a chip, less than the detector does
     assert least(0.03, uncertain=True) == pytest.approx(0.77)  # a box in doubt is not vouched for by its `none`
+
+
+def test_a_stack_seen_in_part_across_a_zones_edge_stays_its_own_zones(oracle):
+    # King High, held-out video: a $20 Low under the dealer's hand showed only its bottom chip, its box 4 mm off,
+    # in the High Run spot beside it; three frames of it read as a $5 High Run wager no one made.
+    mapper, cam = _mapper("king-high")
+    low = mapper.layout.zone("seat2.low")
+    stack = ChipStack([5, 5, 5, 5], *low.centre)
+    _, labels = render(mapper.layout, Scene(chips=[stack]), cam, np.random.default_rng(0), effects=False)
+    whole = oracle(labels)
+    chips = np.flatnonzero(whole.data["chip_value"] > 0)
+    off = apply_homography(cam.H, np.array([chip_positions(stack)[0]]) - 4.0 * mapper.spread.axes[0])[0]
+    part = whole[np.arange(len(whole)) == chips[0]]  # the bottom chip alone, its box 4 mm down the spread
+    part.xyxy = part.xyxy + np.tile(off - (part.xyxy[0, :2] + part.xyxy[0, 2:]) / 2, 2).astype(np.float32)
+    assert _mapper("king-high")[0].observe(part).keys() == {"seat2.high_run"}  # seen alone, nothing before it
+    assert mapper.observe(whole)[low.name].chip_total == 20
+    seen = mapper.observe(part)
+    assert seen.keys() == {low.name} and seen[low.name].chip_total == 5
+    # a stack placed where no other zone's chips lay lately is its own spot's
+    suit = mapper.layout.zone("seat2.suit_d")
+    assert mapper.observe(_detections_of(mapper, cam, ChipStack([5], *suit.centre), oracle, {})).keys() == {suit.name}
