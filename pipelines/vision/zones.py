@@ -21,6 +21,8 @@ A lone chip just past the end of another spot's row leaves both spots in doubt (
 guess; so does a spot read as two stacks on one line a chip's gap apart (`_gapped`): one stack with a chip unseen.
 A row also ends where the chips step a few mm across from one straight line to another (`_sidestep`), and a box
 between two such lines that the verifier leans `none` on is the gap between a wager and its payout (`_bridges`).
+A small stack in a zone that held no chips lately, lying on chips another zone held lately and no longer shows, is
+that zone's stack seen in part, the rest under the dealer's hand (`_seen_in_part`, `recent_stacks.py`).
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ CHIP_KINDS = ("bet", "paid", "tray")
 SIDESTEP_MM = 7.0
 # A smaller step across still parts two stacks where the chips on each side of it lie on their own straight line
 # (the chip before and the chip after each within `STRAIGHT_MM` across of their neighbour): a Pick 2 Ante and the
-# payout laid in line with it, 4-7 mm apart across. On 15 held-out video sets (every second frame, neighbours
+# payout laid in line with it, 4-7 mm apart across. On 16 held-out video sets (every second frame, neighbours
 # paired with the scripted scene's chips) such straight-sided steps between chips of one stack never reached
 # 3.5 mm (20,000 pairs), while 45 of 114 between two stacks lay at 4-7 mm (one-off measurement, thirty-first session).
 STRAIGHT_SIDESTEP_MM = 4.0
