@@ -13,5 +13,5 @@
 source models/training/gpu_env.sh
 python3 benchmarks/reconstruction.py --mode video --rounds "${ROUNDS:-3}" --seeds ${SEEDS:-10401 10411 10421 10431} \
   --cache /tmp/rc --workers "$(nproc)" --show 40 --json > "$OUT/fresh.txt" 2>&1 || true
-grep -v "detect:" "$OUT/fresh.txt" | tail -c 8000
+tr "\r" "\n" < "$OUT/fresh.txt" | grep -v "detect:" | tail -c 8000
 tar czf "$OUT/fresh.tgz" --exclude=video.mp4 -C /tmp rc
