@@ -11,6 +11,11 @@
 # detections; re-reading cards with new classifiers needs the video), then
 # `python benchmarks/reconstruction.py --mode video --rounds 3 --seeds ... --cache rc --json`.
 source models/training/gpu_env.sh
+# NEW_MODELS: a folder of ONNX weights a first call left on this warm machine (detector_on_gpu.sh), used instead.
+if [ -n "${NEW_MODELS:-}" ]; then
+  [ -d "$NEW_MODELS" ] || { echo "no $NEW_MODELS on this machine: it was not kept warm"; exit 3; }
+  cp "$NEW_MODELS"/*.onnx models/
+fi
 python3 benchmarks/reconstruction.py --mode video --rounds "${ROUNDS:-3}" --seeds ${SEEDS:-10401 10411 10421 10431} \
   --cache /tmp/rc --workers "$(nproc)" --show 40 --json > "$OUT/fresh.txt" 2>&1 || true
 tr "\r" "\n" < "$OUT/fresh.txt" | grep -v "detect:" | tail -c 8000

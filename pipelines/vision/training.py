@@ -182,9 +182,10 @@ def build_training_sets(out: Path, images: int, seed: int, val_fraction: float =
 def train(data: Path, epochs: int, imgsz: int, cls_epochs: int, device: str = "cpu", batch: int = 16,
           workers: int = 2, out_dir: Path = MODELS_DIR, det_hours: float | None = None,
           cls_hours: float | None = None, det_init: Path | None = None, cls_init: Path | None = None,
-          tiles: bool = False) -> dict:
+          tiles: bool = False, classifier: bool = True) -> dict:
     """Train the detector and the card classifier; export both to ONNX; copy the weights to `out_dir`. With
-    `tiles` (a set built with tiles), the detector only, on tiles at the deployed scale."""
+    `tiles` (a set built with tiles), the detector only, on tiles at the deployed scale; without `classifier`,
+    the detector only, on whole frames."""
     from ultralytics import YOLO
 
     data = Path(data)
@@ -218,7 +219,7 @@ def train(data: Path, epochs: int, imgsz: int, cls_epochs: int, device: str = "c
         report["tiles"] = {"window_px": TILE_WINDOW, "scale": TILE_SCALE, "scale_jitter": TILE_SCALE_JITTER}
     if det_init:
         report["det_fine_tune"] = DET_FINE_TUNE
-    if not tiles:
+    if classifier and not tiles:
         report.update(train_card_classifier(data, runs, cls_epochs, device, batch, workers, out_dir, cls_hours,
                                             cls_init))
     meta = data / "meta.json"
