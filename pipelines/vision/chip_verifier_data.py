@@ -16,6 +16,10 @@ detector happens to propose. Generator 3 adds gap boxes: a box midway between tw
 apart (a payout laid a step past its wager's top chip), where the detector draws a phantom that joins wager
 and payout into one row; the detector proposes too few of them on its own for the verifier to learn them
 (about 40 in a King High session of 4 rounds, against 3,000 real unsure chips).
+Generator 4 adds past-top boxes: a box half a step or more past the top chip of a row, along the spread, where the
+detector draws a phantom that the verifier confirmed as one more chip (a High Tie $300 Main read $400, a King High
+$100 High read $200, both sure: thirty-second session). Such a box lies 0.2-0.35 of a side off the top chip, so
+the pairing labels it `none`; the detector proposes too few for the verifier to have learnt them.
 """
 
 from __future__ import annotations
@@ -133,6 +137,42 @@ def gap_boxes(shown_boxes: np.ndarray, rng: np.random.Generator, per_frame: int 
     return mid + rng.normal(0, 0.04, mid.shape) * size
 
 
+PAST_TOP_STEPS = (0.45, 0.8)  # a past-top box's centre lies this many spread steps beyond its row's top chip
+PAST_TOP_PER_FRAME = 2
+
+
+def past_top_boxes(tops_px: np.ndarray, steps_px: np.ndarray, side: float, rng: np.random.Generator,
+                   per_frame: int = PAST_TOP_PER_FRAME) -> np.ndarray:
+    """Boxes `side` wide centred `PAST_TOP_STEPS` of a step past rows' top chips: `tops_px` (K, 2) the top chips'
+    centres, `steps_px` (K, 2) one spread step along each row, both in pixels; at most `per_frame` of them, a
+    little jittered. Labelled as boxes the pairing left over, they are `none` unless a chip lies there."""
+    tops = np.asarray(tops_px, np.float64).reshape(-1, 2)
+    if not len(tops):
+        return np.zeros((0, 4))
+    pick = rng.choice(len(tops), min(per_frame, len(tops)), replace=False)
+    along = rng.uniform(*PAST_TOP_STEPS, (len(pick), 1))
+    centres = tops[pick] + along * np.asarray(steps_px, np.float64).reshape(-1, 2)[pick]
+    boxes = np.concatenate([centres - side / 2, centres + side / 2], axis=1)
+    return boxes + rng.normal(0, 0.04, boxes.shape) * side
+
+
+def _row_tops(scene, camera, shown_centres: np.ndarray, side: float) -> tuple[np.ndarray, np.ndarray]:
+    """The centres (px) of the scene's rows' top chips that show, and one spread step along each row (px)."""
+    from pipelines.sim.render import CHIPS_PER_ROW, SPREAD_DIR, SPREAD_FRACTION, chip_positions
+    from pipelines.sim.scene import CHIP_D_MM
+
+    tops_mm = [pos[i] for st in scene.chips if (pos := chip_positions(st))
+               for i in range(len(pos)) if i % CHIPS_PER_ROW == CHIPS_PER_ROW - 1 or i == len(pos) - 1]
+    if not tops_mm or not len(shown_centres):
+        return np.zeros((0, 2)), np.zeros((0, 2))
+    tops_mm = np.array(tops_mm, np.float64)
+    step_mm = SPREAD_FRACTION * CHIP_D_MM * np.asarray(SPREAD_DIR, np.float64)
+    tops = camera.project(tops_mm)
+    steps = camera.project(tops_mm + step_mm) - tops
+    shows = _nearest(tops, shown_centres)[0] < 0.25 * side  # a top chip under a hand or card is no top seen
+    return tops[shows], steps[shows]
+
+
 def _extra_boxes(shown_boxes: np.ndarray, rng: np.random.Generator, per_frame: int) -> np.ndarray:
     """Jittered copies of some shown chips' boxes, and copies slid half to one chip across."""
     if not len(shown_boxes):
@@ -187,8 +227,11 @@ def session_crops(game: str, rounds: int, seed: int, fault_rate: float = 0.2, ev
             det_boxes = chip_boxes[keep]
             extra = _extra_boxes(shown_boxes, rng, extra_per_frame)
             gaps = gap_boxes(shown_boxes, rng)
+            side = float(np.median(shown_boxes[:, 2:] - shown_boxes[:, :2])) if len(shown_boxes) else 0.0
+            past = past_top_boxes(*_row_tops(scene, camera, shown_centres, side), side, rng)
+            gaps = np.concatenate([gaps, past])
             boxes = np.concatenate([det_boxes, extra, gaps])
-            # a gap box is one no chip claims, as a detector's phantom left over by the pairing would be
+            # a gap or past-top box is one no chip claims, as a detector's phantom left over by the pairing would be
             matched = np.concatenate([paired, np.full(len(extra), -1), np.zeros(len(gaps), int)])
             dist = box_truth(boxes, shown_centres, shown_values, every_px)
             y = labels_from_truth(*dist, matched=matched)
@@ -201,8 +244,8 @@ def session_crops(game: str, rounds: int, seed: int, fault_rate: float = 0.2, ev
             parts["conf"].append(np.concatenate([conf[keep], np.ones(len(extra) + len(gaps))])[ok])
             det_cls = np.asarray(d.data["chip_value"])[is_chip][keep]
             parts["det_class"].append(np.concatenate([det_cls, np.zeros(len(extra) + len(gaps), int)])[ok])
-            # source: 0 the detector's box, 1 jittered or slid off a chip, 2 a gap box
-            source = np.repeat([0, 1, 2], [len(det_boxes), len(extra), len(gaps)])
+            # source: 0 the detector's box, 1 jittered or slid off a chip, 2 a gap box, 3 a past-top box
+            source = np.repeat([0, 1, 2, 3], [len(det_boxes), len(extra), len(gaps) - len(past), len(past)])
             parts["source"].append(source[ok])
     return {k: np.concatenate(v) if v else np.zeros(0) for k, v in parts.items()}
 

@@ -13,7 +13,15 @@ from pipelines.games.layout import layout_for
 from pipelines.sim.camera import Camera
 from pipelines.sim.render import render
 from pipelines.sim.scene import ChipStack, Scene
-from pipelines.vision.chip_verifier_data import box_truth, gap_boxes, label_boxes, labels_from_truth, pair_boxes
+from pipelines.vision.chip_verifier_data import (
+    PAST_TOP_STEPS,
+    box_truth,
+    gap_boxes,
+    label_boxes,
+    labels_from_truth,
+    pair_boxes,
+    past_top_boxes,
+)
 from pipelines.vision.crops import chip_crops
 from pipelines.vision.detect import Detector, DetectorConfig, ModelError
 
@@ -69,6 +77,24 @@ def test_gap_boxes_lie_between_chips_a_gap_apart_and_are_none_unless_a_chip_lies
     assert sorted(got.tolist()) == [-1, 0]  # the gap is no chip; over the middle chip, no honest answer
     assert len(gap_boxes(boxes, np.random.default_rng(0), per_frame=1)) == 1
     assert len(gap_boxes(boxes[:1], np.random.default_rng(0))) == 0
+
+
+def test_past_top_boxes_lie_past_a_rows_top_chip_along_it_and_are_none():
+    side, step = 20.0, np.array([8.0, -5.0])
+    # a row of three chips, bottom first, spread along `step`; its top chip is the last
+    centres = np.array([[100.0, 100.0]]) + np.arange(3)[:, None] * step
+    past = past_top_boxes(centres[-1:], step[None], side, np.random.default_rng(1), per_frame=5)
+    assert len(past) == 1  # one row, one box
+    mid = (past[:, :2] + past[:, 2:]) / 2
+    along = (mid - centres[-1]) @ step / (step @ step)
+    assert PAST_TOP_STEPS[0] - 0.1 <= along[0] <= PAST_TOP_STEPS[1] + 0.1  # beyond the top chip, not before it
+    assert past[0, 2] - past[0, 0] == pytest.approx(side, abs=2.5)
+    y = labels_from_truth(*box_truth(past, centres, np.full(3, 25), centres), matched=np.zeros(1, int))
+    assert y.tolist() == [0]  # a phantom: no chip lies there, and the top chip already has its box
+    many = past_top_boxes(np.repeat(centres[-1:], 4, axis=0), np.repeat(step[None], 4, axis=0), side,
+                          np.random.default_rng(0), per_frame=2)
+    assert len(many) == 2
+    assert len(past_top_boxes(np.zeros((0, 2)), np.zeros((0, 2)), side, np.random.default_rng(0))) == 0
 
 
 def test_chip_crop_is_centred_on_the_box_and_twice_its_size():
