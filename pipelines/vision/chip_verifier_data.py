@@ -19,7 +19,9 @@ and payout into one row; the detector proposes too few of them on its own for th
 Generator 4 adds past-top boxes: a box half a step or more past the top chip of a row, along the spread, where the
 detector draws a phantom that the verifier confirmed as one more chip (a High Tie $300 Main read $400, a King High
 $100 High read $200, both sure: thirty-second session). Such a box lies 0.2-0.35 of a side off the top chip, so
-the pairing labels it `none`; the detector proposes too few for the verifier to have learnt them.
+the pairing labels it `none`; the detector proposes too few for the verifier to have learnt them. The committed
+weights predate it: weights trained with it (two per frame, a tenth of all crops) cured those rounds but turned
+others wrong (models/MODEL_CARD.md), so the next try should weigh them less.
 """
 
 from __future__ import annotations
