@@ -231,10 +231,10 @@ def session_crops(game: str, rounds: int, seed: int, fault_rate: float = 0.2, ev
             gaps = gap_boxes(shown_boxes, rng)
             side = float(np.median(shown_boxes[:, 2:] - shown_boxes[:, :2])) if len(shown_boxes) else 0.0
             past = past_top_boxes(*_row_tops(scene, camera, shown_centres, side), side, rng)
-            gaps = np.concatenate([gaps, past])
-            boxes = np.concatenate([det_boxes, extra, gaps])
             # a gap or past-top box is one no chip claims, as a detector's phantom left over by the pairing would be
-            matched = np.concatenate([paired, np.full(len(extra), -1), np.zeros(len(gaps), int)])
+            unclaimed = np.concatenate([gaps, past])
+            boxes = np.concatenate([det_boxes, extra, unclaimed])
+            matched = np.concatenate([paired, np.full(len(extra), -1), np.zeros(len(unclaimed), int)])
             dist = box_truth(boxes, shown_centres, shown_values, every_px)
             y = labels_from_truth(*dist, matched=matched)
             # Ambiguous boxes are kept with their distances, so labels can be redrawn without a rebuild.
@@ -243,11 +243,11 @@ def session_crops(game: str, rounds: int, seed: int, fault_rate: float = 0.2, ev
                 parts[key].append(part[ok])
             parts["x"].append(chip_crops(f.image, boxes[ok], VERIFIER_IMGSZ))
             parts["y"].append(y[ok])
-            parts["conf"].append(np.concatenate([conf[keep], np.ones(len(extra) + len(gaps))])[ok])
+            parts["conf"].append(np.concatenate([conf[keep], np.ones(len(extra) + len(unclaimed))])[ok])
             det_cls = np.asarray(d.data["chip_value"])[is_chip][keep]
-            parts["det_class"].append(np.concatenate([det_cls, np.zeros(len(extra) + len(gaps), int)])[ok])
+            parts["det_class"].append(np.concatenate([det_cls, np.zeros(len(extra) + len(unclaimed), int)])[ok])
             # source: 0 the detector's box, 1 jittered or slid off a chip, 2 a gap box, 3 a past-top box
-            source = np.repeat([0, 1, 2, 3], [len(det_boxes), len(extra), len(gaps) - len(past), len(past)])
+            source = np.repeat([0, 1, 2, 3], [len(det_boxes), len(extra), len(gaps), len(past)])
             parts["source"].append(source[ok])
     return {k: np.concatenate(v) if v else np.zeros(0) for k, v in parts.items()}
 
