@@ -125,7 +125,24 @@ class KingHighMachine(RoundMachine):
                     prev.absorb(inst)
                 else:
                     merged.append(inst)
-            z.instances = merged
+            z.instances = self._split_at_departures(merged, departures, self.closing_frames(live, []))
+
+    @staticmethod
+    def _split_at_departures(instances: list[ChipInstance], departures: list[int],
+                             closes: list[int]) -> list[ChipInstance]:
+        """A stack still in an action spot when the next card's bets close is a wager on that card (§7: wagers may
+        be changed or removed once settled, before the next action round), whatever it was on the card before:
+        the wager and its payout going back and the same amount placed again can pass under the dealer's hand
+        in a few frames. It is split where the card before it moved on."""
+        out: list[ChipInstance] = []
+        for inst in instances:
+            for k, d in enumerate(departures[:-1]):
+                if inst.start < d and k + 1 < len(closes) and d < closes[k + 1] and (
+                        inst.end is None or inst.end > closes[k + 1]):
+                    out.append(inst)
+                    inst = inst.split_at(d)
+            out.append(inst)
+        return out
 
     def hand_of(self, ref: ZoneRef, inst: ChipInstance, closes: list[int], live: LiveRound) -> int:
         spot, _ = self.spot_of(ref)

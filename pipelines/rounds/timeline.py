@@ -104,6 +104,21 @@ class ChipInstance:
         self.reaching |= later.reaching
         self.hidden += later.hidden
 
+    def split_at(self, frame: int) -> ChipInstance:
+        """End this stack at `frame` and return the rest as a new stack placed then with the total read then."""
+        before = [s for s in self.steps if s[0] <= frame]
+        carried = (frame, before[-1][1])
+        tail = ChipInstance(self.zone, frame, [carried, *(s for s in self.steps if s[0] > frame)], self.end,
+                            {f for f in self.doubtful if f > frame}, [h for h in self.hidden if h[1] > frame],
+                            {f for f in self.reaching if f > frame})
+        if before[-1][0] in self.doubtful:  # the carried total keeps the doubt it was read with
+            tail.doubtful.add(frame)
+            if before[-1][0] in self.reaching:
+                tail.reaching.add(frame)
+        self.steps, self.end = before, frame
+        self.hidden = [h for h in self.hidden if h[1] <= frame]
+        return tail
+
     @property
     def first(self) -> float:
         return self.steps[0][1]
