@@ -21,7 +21,8 @@ detector draws a phantom that the verifier confirmed as one more chip (a High Ti
 $100 High read $200, both sure: thirty-second session). Such a box lies 0.2-0.35 of a side off the top chip, so
 the pairing labels it `none`; the detector proposes too few for the verifier to have learnt them. The committed
 weights predate it: weights trained with it (two per frame, a tenth of all crops) cured those rounds but turned
-others wrong (models/MODEL_CARD.md), so the next try should weigh them less.
+others wrong, and so did weights trained on a quarter of them (`--past-top-keep 0.25`), alone or averaged with the
+committed weights (models/MODEL_CARD.md).
 """
 
 from __future__ import annotations

@@ -34,17 +34,20 @@ def _net():
 
 EASY_CONF = 0.8  # detector boxes at or above this are right 99 %+ of the time: a few of them suffice
 EASY_KEEP = 0.3
+PAST_TOP_KEEP = 1.0  # share of generator 4's past-top boxes kept (source 3)
 
 
-def load_crops(files: list[Path], easy_keep: float = EASY_KEEP, seed: int = 0) -> dict[str, np.ndarray]:
+def load_crops(files: list[Path], easy_keep: float = EASY_KEEP, seed: int = 0,
+               past_top_keep: float = PAST_TOP_KEEP) -> dict[str, np.ndarray]:
     """The crops of `files` together, labelled from their stored distances to the truth (ambiguous ones
-    left out), keeping `easy_keep` of the detector's confident boxes."""
+    left out), keeping `easy_keep` of the detector's confident boxes and `past_top_keep` of the past-top boxes."""
     parts = [np.load(f) for f in files]
     data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0].files}
     if "d_shown" in data:
         data["y"] = labels_from_truth(data["d_shown"], data["value"], data["d_all"], matched=data.get("matched"))
     easy = (data["source"] == 0) & (data["conf"] >= EASY_CONF)
-    keep = (data["y"] >= 0) & (~easy | (np.random.default_rng(seed).random(len(easy)) < easy_keep))
+    draw = np.random.default_rng(seed).random(len(easy))
+    keep = (data["y"] >= 0) & (~easy | (draw < easy_keep)) & ((data["source"] != 3) | (draw < past_top_keep))
     return {k: v[keep] for k, v in data.items()}
 
 

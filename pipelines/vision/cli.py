@@ -84,9 +84,12 @@ def _holds_tiles(data: Path) -> bool:
 @click.option("--rounds", default=4, show_default=True, help="rounds per simulated session")
 @click.option("--epochs", default=12, show_default=True)
 @click.option("--workers", default=2, show_default=True, help="sessions simulated at once")
+@click.option("--past-top-keep", type=click.FloatRange(0, 1), default=1.0, show_default=True,
+              help="share of the boxes past a row's top chip (data generator 4) trained on")
 @click.option("--out", "out", type=click.Path(path_type=Path), default=None,
               help="ONNX file to write; default: models/chip_verifier.onnx")
-def train_chip_verifier(data: Path, seeds: str, rounds: int, epochs: int, workers: int, out: Path | None) -> None:
+def train_chip_verifier(data: Path, seeds: str, rounds: int, epochs: int, workers: int, past_top_keep: float,
+                        out: Path | None) -> None:
     """Train the chip verifier on crops around the detector's chip boxes in simulated video (needs `train`)."""
     from pipelines.games.round import GAME_IDS
 
@@ -106,7 +109,8 @@ def train_chip_verifier(data: Path, seeds: str, rounds: int, epochs: int, worker
     if missing:
         build_verifier_set(data, tuple(GAME_IDS), missing, rounds=rounds, workers=workers)
     files = lambda ss: [data / f"{g}_s{s}.npz" for s in ss for g in GAME_IDS]  # noqa: E731
-    report = train_verifier(load_crops(files(wanted[:-1])), load_crops(files(wanted[-1:])), epochs,
+    report = train_verifier(load_crops(files(wanted[:-1]), past_top_keep=past_top_keep),
+                            load_crops(files(wanted[-1:]), past_top_keep=past_top_keep), epochs,
                             out or MODELS_DIR / "chip_verifier.onnx")
     click.echo(json.dumps({k: v for k, v in report.items() if k != "history"}))
 

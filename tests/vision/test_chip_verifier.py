@@ -251,3 +251,16 @@ def test_table_config_turns_the_verifier_off_and_sets_its_thresholds():
     assert on._verifier.confirm_from == 0.995
     off = _detector_for(cfg.model_copy(update={"vision": cfg.vision.model_copy(update={"chip_verifier": False})}))
     assert off._verifier is None
+
+
+def test_training_keeps_the_asked_share_of_past_top_boxes(tmp_path: Path):
+    from pipelines.vision.chip_verifier_training import load_crops
+
+    n = 4000
+    source = np.repeat([1, 3], n // 2)  # jittered boxes and past-top boxes, none of them easy
+    np.savez(tmp_path / "s.npz", x=np.zeros((n, 2, 2, 3), np.uint8), y=np.zeros(n, np.int64),
+             conf=np.zeros(n, np.float32), source=source)
+    for keep in (1.0, 0.25, 0.0):
+        kept = load_crops([tmp_path / "s.npz"], past_top_keep=keep)["source"]
+        assert (kept == 1).sum() == n // 2
+        assert abs((kept == 3).sum() - keep * n // 2) <= 0.05 * n // 2
