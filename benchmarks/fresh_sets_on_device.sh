@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # One device call: render and detect fresh held-out sets on the lent machine's 16 CPU cores, print the replay's
-# figures and bring the stored detections back (without the videos) in $OUT/fresh.tgz.
+# figures and bring the stored detections back (without the videos) in $OUT/fresh.tgz.part* (15 MB parts: one file
+# of about 20 MB, six seeds' worth, did not come back; thirty-third session).
 # Run from the repository root on the device machine (thirty-first session: 48 rounds, 3 a game on 4 seeds, 247 s).
 # Carry in .whl/ the wheels models/training/gpu_env.sh installs plus onnxruntime for the device's Python (cp312;
 # `pip download onnxruntime==1.28.0 --no-deps --python-version 3.12 --only-binary=:all:
 # --platform manylinux_2_27_x86_64 -d .whl`), and carry the ONNX models the detector reads (detector,
 # card_classifier, card_classifier_2, chip_verifier, edge_chips): the tracked files outgrow a call's 64 MiB, see
 # gpu_env.sh. Settings by environment: SEEDS (default four new ones), ROUNDS (3).
-# Back here: `tar xzf fresh.tgz`, `touch` an empty video.mp4 in each set folder (the replay reads only the stored
+# Back here: `cat fresh.tgz.part* | tar xzf -`, `touch` an empty video.mp4 in each set folder (the replay reads only the stored
 # detections; re-reading cards with new classifiers needs the video), then
 # `python benchmarks/reconstruction.py --mode video --rounds 3 --seeds ... --cache rc --json`.
 source models/training/gpu_env.sh
@@ -16,7 +17,7 @@ if [ -n "${NEW_MODELS:-}" ]; then
   [ -d "$NEW_MODELS" ] || { echo "no $NEW_MODELS on this machine: it was not kept warm"; exit 3; }
   cp "$NEW_MODELS"/*.onnx models/
 fi
-python3 benchmarks/reconstruction.py --mode video --rounds "${ROUNDS:-3}" --seeds ${SEEDS:-10401 10411 10421 10431} \
+python3 benchmarks/reconstruction.py --mode video --rounds "${ROUNDS:-3}" --seeds ${SEEDS:-10501 10511 10521 10531} \
   --cache /tmp/rc --workers "$(nproc)" --show 40 --json > "$OUT/fresh.txt" 2>&1 || true
 tr "\r" "\n" < "$OUT/fresh.txt" | grep -v "detect:" | tail -c 8000
-tar czf "$OUT/fresh.tgz" --exclude=video.mp4 -C /tmp rc
+tar czf - --exclude=video.mp4 -C /tmp rc | split -b 15m - "$OUT/fresh.tgz.part"
