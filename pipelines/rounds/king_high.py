@@ -113,6 +113,7 @@ class KingHighMachine(RoundMachine):
     def merge_chips(self, live: LiveRound) -> None:
         """A stack gone and back is one stack, unless an action card moved on in between (a new bet)."""
         departures = self._departures(live)
+        closes = self.closing_frames(live, [])  # King High's closes come from the board alone
         for name, z in live.chips.items():
             if self.spot_of(parse_zone(name))[0] not in ACTION_SPOTS:
                 z.merge_gaps(float("inf"))
@@ -125,7 +126,7 @@ class KingHighMachine(RoundMachine):
                     prev.absorb(inst)
                 else:
                     merged.append(inst)
-            z.instances = self._split_at_departures(merged, departures, self.closing_frames(live, []))
+            z.instances = self._split_at_departures(merged, departures, closes)
 
     @staticmethod
     def _split_at_departures(instances: list[ChipInstance], departures: list[int],
