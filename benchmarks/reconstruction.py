@@ -303,6 +303,8 @@ def session(job: tuple[str, int, argparse.Namespace]) -> tuple[str, int, dict, l
     for v in [v for v in verdicts if v.result != "exact"][:args.show]:
         mark = " (read right)" if v.right else ""
         lines.append(f"    {v.result:10s} {v.round_id}{mark}: {v.why[:300]}")
+        if v.caught:
+            lines.append(f"{'':16s}read as: {v.caught[:300]}")
     return game, seed, t, lines
 
 

@@ -22,6 +22,7 @@ class Verdict:
     result: str  # exact | wrong | incomplete | missed | extra
     why: str = ""
     right: bool = False  # incomplete rounds: every fact as read agrees with the truth all the same
+    caught: str = ""  # incomplete rounds read wrong: what the doubt kept from being a wrong round
 
 
 def _visible(truth: Round) -> set[tuple[str, str]]:
@@ -93,8 +94,9 @@ def compare_rounds(got: list[Round], truth: list[Round]) -> list[Verdict]:
             continue
         diff = differences(g, t)
         if g.status == "incomplete" and t.status != "incomplete":
-            right = not differences(g.model_copy(update={"status": t.status}), t)  # the doubt aside
-            verdicts.append(Verdict(t.round_id, "incomplete", "; ".join(g.notes), right=right))
+            caught = differences(g.model_copy(update={"status": t.status}), t)  # the doubt aside
+            verdicts.append(Verdict(t.round_id, "incomplete", "; ".join(g.notes), right=not caught,
+                                    caught="; ".join(caught)))
         elif diff:
             verdicts.append(Verdict(t.round_id, "wrong", "; ".join(diff)))
         else:

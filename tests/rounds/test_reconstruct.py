@@ -81,4 +81,5 @@ def test_an_incomplete_round_says_whether_its_reading_was_right(reconstruct) -> 
     misread.wagers[0].amount += 5
     verdicts = compare_rounds([doubted], [truth]) + compare_rounds([misread], [truth])
     assert [(v.result, v.right) for v in verdicts] == [("incomplete", True), ("incomplete", False)]
+    assert verdicts[0].caught == "" and verdicts[1].caught.startswith("wagers seen ")  # what the doubt caught
     assert tally(verdicts)["incomplete_right"] == 1
