@@ -570,8 +570,10 @@ class RoundMachine:
         """A payout read short of what the rules pay is a short pay only where all of it could be seen;
         otherwise the round says it is unsure instead of claiming one:
         - its wager was read as more than it is just as the payout appeared: the zones' line may have
-          counted some of the payout's chips with the wager (adding the wager's surplus back was tried,
-          and matched the rules by chance as often as not). With a surplus as large as the payout read,
+          counted some of the payout's chips with the wager. Where the payout read and that surplus add up
+          to just what the rules pay, the surplus was the payout's (`_surplus_was_payout`). Otherwise (adding
+          it back regardless was tried, and matched the rules by chance as often as not) the round is in
+          doubt. With a surplus as large as the payout read,
           even a payout read as the rules pay is in doubt: the whole payout may be in the wager's reading
           and the chips read as the payout another stack's (a 3 Card Monster $300 Play payout, an
           overpay, read as the $200 the rules pay while the $200 wager read $500);
@@ -586,7 +588,9 @@ class RoundMachine:
                 continue
             short = ws.paid < net.get(ws.key, 0.0) - 0.005
             surplus = ws.inst.value_at(ws.moved_at) - ws.wager.amount if ws.moved_at is not None else 0.0
-            if ws.moved_at is not None and (short or surplus >= ws.paid - 0.005):
+            if short and ws.moved_at is not None and abs(ws.paid + surplus - net[ws.key]) < 0.005:
+                self._surplus_was_payout(ws, surplus, live)
+            elif ws.moved_at is not None and (short or surplus >= ws.paid - 0.005):
                 _doubt_wager(live, ws, f"payout read as {ws.paid:g} while the wager beside it was read as more "
                                        f"than it is (frame {ws.moved_at}); some of the payout's chips may have been "
                                        "counted with the wager")
@@ -598,6 +602,18 @@ class RoundMachine:
             elif short and ws.inst.zone in self._beside_cards:
                 _doubt_wager(live, ws, f"payout read as {ws.paid:g}, less than the rules pay, lying against the "
                                        "seat's cards: a chip on a card's edge may have been missed")
+
+    @staticmethod
+    def _surplus_was_payout(ws: WagerSeen, surplus: float, live: LiveRound) -> None:
+        """A payout read short by just what its wager was read over its locked amount as the payout came: the
+        payout's chips nearest the wager were counted with it, and the payout is what the two readings add up
+        to. A true short pay read so would need a second misreading that makes up the shortfall to the chip
+        (a High Tie $20 Double payout read $15 beside its $20 wager read $25; three such payouts in 328
+        held-out rounds, each paid in full)."""
+        live.note(f"inferred: seat {ws.key[0]} {ws.key[1]} (hand {ws.key[2]}): the payout read as {ws.paid:g} and "
+                  f"the {surplus:g} its wager was read over its locked amount from frame {ws.moved_at} are one "
+                  f"payout of {ws.paid + surplus:g} laid against the wager")
+        ws.paid += surplus
 
     def _in_dealer_order(self, done: list[WagerSeen], exp_order: dict[tuple[int, str, int], int]
                          ) -> list[WagerSeen]:

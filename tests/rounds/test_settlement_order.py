@@ -71,6 +71,12 @@ def test_a_payout_revealed_in_stages_may_have_been_laid_after_those_seen_whole_j
 
 def _payout_beside(wager_steps: list[tuple[int, float]], payout_at: int, paid: float = 10.0,
                    rules_pay: float = 20.0) -> tuple[bool, list[str]]:
+    ws, live = _settled_beside(wager_steps, payout_at, paid, rules_pay)
+    return ws.uncertain, live.notes
+
+
+def _settled_beside(wager_steps: list[tuple[int, float]], payout_at: int, paid: float,
+                    rules_pay: float) -> tuple[WagerSeen, LiveRound]:
     """A $15 wager, a payout the dealer lays in line with it; the rules pay `rules_pay`."""
     m = KingHighMachine("T1")  # 10 frames a second: a payout shows 8 frames after it is laid
     w = Wager(seat=7, spot="low", hand=1, amount=15.0)
@@ -81,12 +87,12 @@ def _payout_beside(wager_steps: list[tuple[int, float]], payout_at: int, paid: f
     rule = Settlement(seat=7, spot="low", hand=1, wagered=15.0, amount=15.0, outcome="win", net=rules_pay,
                       line="low", order=1, rule="test")
     m._doubt_short_payouts([ws], [rule], live)
-    return ws.uncertain, live.notes
+    return ws, live
 
 
 def test_a_payout_short_of_the_rules_while_its_wager_reads_more_is_in_doubt() -> None:
-    # two of the $20 payout's chips read in the wager's zone as the payout was laid: 10 seen, not a short pay
-    doubt, notes = _payout_beside([(0, 15.0), (92, 25.0)], payout_at=100)
+    # chips read in the wager's zone as the $20 payout was laid, and one more missed: 10 seen, not a short pay
+    doubt, notes = _payout_beside([(0, 15.0), (92, 20.0)], payout_at=100)
     assert doubt and "frame 92" in notes[0] and "payout read as 10" in notes[0] and "more than it is" in notes[0]
     # the payout as the rules pay it, or more (chips counted with the wager only make it look short)
     assert _payout_beside([(0, 15.0), (92, 17.0)], payout_at=100, paid=20.0) == (False, [])
@@ -103,6 +109,16 @@ def test_a_payout_short_of_the_rules_while_its_wager_reads_more_is_in_doubt() ->
     # read as less as the payout is laid, and back as locked before it is taken: the dealer's hand over it, which
     # hides chips and moves none
     assert _payout_beside([(0, 15.0), (92, 5.0), (110, 15.0)], payout_at=100) == (False, [])
+
+
+def test_a_payout_short_by_just_what_its_wager_reads_over_is_paid_in_full() -> None:
+    # two of the $20 payout's chips read in the wager's zone as the payout was laid: $10 + $10 is the $20 paid
+    ws, live = _settled_beside([(0, 15.0), (92, 25.0)], payout_at=100, paid=10.0, rules_pay=20.0)
+    assert ws.paid == 20.0 and not ws.uncertain
+    (note,) = live.notes
+    assert note.startswith("inferred: seat 7 low (hand 1): the payout read as 10 and the 10 ") and "frame 92" in note
+    # a real short pay ($10 of $20, all of it read) beside a wager that read more long before (a past-post) stands
+    assert _payout_beside([(0, 15.0), (40, 25.0)], payout_at=100) == (False, [])
 
 
 def test_a_short_payout_whose_wager_reads_less_from_the_moment_it_was_laid_is_in_doubt() -> None:
