@@ -212,7 +212,8 @@ class RoundMachine:
             live.doubts[ch.zone] = ZoneDoubt(note, ch.before, self._cards_trace(live, ch.zone), earlier)
         if ref.area in ("bet", "paid"):
             live.chips.setdefault(ch.zone, ChipZone(ch.zone)).update(ch.frame, ch.after.chip_total,
-                                                                     ch.after.uncertain, ch.after.reaching)
+                                                                     ch.after.uncertain, ch.after.reaching,
+                                                                     ch.after.card_edge_room)
         if ref.area in ("cards", "dealer", "board") and ref.sub not in ("tray", "shoe"):
             state = self.card_state(ref, ch.after)
             zone = live.cards.setdefault(ch.zone, CardZone(ch.zone))
@@ -580,8 +581,9 @@ class RoundMachine:
         - its wager was read as less than it is from the moment the payout appeared until it was taken
           (`_wager_hidden_by_payout`): a chip of each may lie hidden where they meet;
         - it lies against its seat's cards (Pick 2's Ante and Play, 3 Card Monster's Play, High Tie's side
-          bets): the detector misses chips lying over a card's edge (found 92 % of 160 on held-out frames,
-          against all of 4,516 elsewhere; a $30 Play payout read as $5 while its $25 lay on the card)."""
+          bets) and a chip of it missed could have lain over a card's edge (`ZoneMapper._card_edge_room`): the
+          detector misses chips lying over a card's edge (found 92 % of 160 on held-out frames, against all of
+          4,516 elsewhere; a $30 Play payout read as $5 while its $25 lay on the card)."""
         net = {(x.seat, x.spot, x.hand): x.net for x in expected}
         for ws in seen:
             if ws.outcome != "win":
@@ -599,7 +601,7 @@ class RoundMachine:
                                        f"beside it read as {ws.inst.value_at(ws.hidden_at):g} from frame "
                                        f"{ws.hidden_at}: the payout may lie over the wager's top chip, hiding a "
                                        "chip of each")
-            elif short and ws.inst.zone in self._beside_cards:
+            elif short and ws.inst.zone in self._beside_cards and (ws.payout is None or ws.payout.card_edge_room):
                 _doubt_wager(live, ws, f"payout read as {ws.paid:g}, less than the rules pay, lying against the "
                                        "seat's cards: a chip on a card's edge may have been missed")
 

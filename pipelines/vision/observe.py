@@ -28,6 +28,8 @@ class ZoneObs:
     # Doubt about the chips other than their reaching into another betting spot (`ChipStackObs.reaches`).
     chips_doubt_other: bool = False
     chips_min_confidence: float = 1.0  # the least confident chip of the zone's stack
+    # A chip of the stack the detector missed could lie over a card's edge (`ZoneMapper._card_edge_room`).
+    chips_card_edge_room: bool = False
 
     @property
     def uncertain(self) -> bool:
@@ -64,6 +66,9 @@ class ZoneState:
     # Where each card of `cards` lies on the felt (mm), or () where unknown: a card read as a new identity
     # where a known one lay is that card read again; elsewhere it is another card. Not part of the contents.
     spots: tuple[tuple[float, float], ...] = field(default=(), compare=False)
+    # A chip of it missed could have lain over a card's edge in a frame that confirmed it (`ZoneObs`); where not
+    # known, it could. Not part of the contents.
+    card_edge_room: bool = field(default=True, compare=False)
 
     @property
     def empty(self) -> bool:

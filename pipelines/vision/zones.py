@@ -71,6 +71,10 @@ ROW_PITCH_TOL_MM = 4.0
 # A card face half under chip boxes is read through them: on held-out frames, 3 of 11 such cards were read
 # as another rank (a chip taken for pips), against 0 of 42 under less and 25 of 2,770 under none.
 CARD_UNDER_CHIPS = 0.5
+# The detector misses chips over a card's edge (a chip with this share of its box or more on a card's box:
+# found 92 % of 160 on held-out frames, against all of 4,516 elsewhere; `benchmarks/detector_accuracy.py`).
+EDGE_CHIP_SHARE = 0.15
+CHIP_WIDTH_MM = 39.0
 # An unsure box inside a row (neither end) that the chip verifier leans `none` on at this or more is no chip.
 # On 16 held-out video sets (benchmarks/unsure_chips.py: every unsure box paired with the scripted scene's chips)
 # such boxes were no chip in 115 frames of 115 (the bound was chosen on set 9401); at a row's ends 32 of 344 were
@@ -433,6 +437,7 @@ class ZoneMapper:
         # How sure each chip is: the detector's confidence, or the verifier's belief that a chip lies there where
         # it looked and that is higher (its full-resolution second look is a second witness).
         seen = np.fmax(conf, np.where(uncertain, np.nan, 1.0 - none))
+        edge = self._card_edge_room(stacks, centres[chip_idx], xyxy[card_idx])
         for k, st in enumerate(stacks):
             if st.zone is None or k in off_row:
                 continue
@@ -443,7 +448,37 @@ class ZoneMapper:
             obs[st.zone].chips_uncertain |= other or st.reaches
             obs[st.zone].chips_doubt_other |= other
             obs[st.zone].chips_min_confidence = min(obs[st.zone].chips_min_confidence, float(seen[members].min()))
+            obs[st.zone].chips_card_edge_room |= edge[k]
         return _sorted(obs)
+
+    def _card_edge_room(self, stacks: list[ChipStackObs], pts: np.ndarray, cards_xyxy: np.ndarray) -> list[bool]:
+        """For each stack, whether a chip of it the detector missed could lie over a card's edge: the place its
+        rows' next chip would take, one step before or after either end of a row (or, with every row full, a
+        row further), has `EDGE_CHIP_SHARE` of a chip's width on a card's box. A turned card's box is larger
+        than the card, so no such place is ruled out that is not."""
+        if not len(cards_xyxy):
+            return [False] * len(stacks)
+        corners = self._card_boxes_mm(cards_xyxy)
+        outlines, paths = _Outlines.of(corners), [MplPath(c) for c in corners]
+        u, v = self.spread.axes
+        reach = CHIP_WIDTH_MM / 2 - EDGE_CHIP_SHARE * CHIP_WIDTH_MM  # a place whose centre is this near a box
+        out = []
+        for st in stacks:
+            rows = st.rows or (st.members,)
+            ends = np.array([p for r in rows for p in (pts[r[0]] - self.spread.step_mm * u,
+                                                      pts[r[-1]] + self.spread.step_mm * u)])
+            if all(len(r) >= self.spread.per_row for r in rows):
+                ends = np.vstack([ends, pts[rows[-1][0]] + self.spread.row_pitch_mm * v,
+                                  pts[rows[0][0]] - self.spread.row_pitch_mm * v])
+            near = outlines.distances(ends).min(1) <= reach
+            inside = np.any([p.contains_points(ends) for p in paths], axis=0)
+            out.append(bool((near | inside).any()))
+        return out
+
+    def _card_boxes_mm(self, cards_xyxy: np.ndarray) -> list[np.ndarray]:
+        """Each card box's corners on the felt (mm)."""
+        corners = cards_xyxy[:, [0, 1, 2, 1, 2, 3, 0, 3]].reshape(-1, 2)
+        return list(self.to_table(corners).reshape(-1, 4, 2))
 
     def _seen_in_part(self, stacks: list[ChipStackObs], pts: np.ndarray, skip: set[int]) -> list[ChipStackObs]:
         """Each stack in the zone it belongs to: a small stack read in a zone that held no chips lately, lying on

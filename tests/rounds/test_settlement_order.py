@@ -208,3 +208,25 @@ def test_a_stack_covered_as_its_neighbour_is_taken_keeps_the_manuals_order_in_it
     seat3 = [s.spot for s in sorted(rnd.settlements, key=lambda s: s.seq) if s.seat == 3]
     assert seat3 == ["ante", "bonus35", "bonus5"]
     assert compare_rounds([rnd], [truth])[0].result == "exact"
+
+
+def test_a_short_payout_beside_the_cards_is_in_doubt_only_where_a_chip_could_hide_on_a_card() -> None:
+    # The detector misses chips over a card's edge. A Pick 2 Ante payout read $15 of the $20 the rules pay
+    # (set 10331): if a chip of it could lie over the seat's cards, the round is unsure; if its rows' next place
+    # is clear of every card, all of it was seen and the short pay stands.
+    from pipelines.rounds.pick2_poker import Pick2PokerMachine
+
+    def doubted(edge_room: bool) -> tuple[bool, list[str]]:
+        ws = WagerSeen(Wager(seat=4, spot="ante", amount=20.0), ChipInstance("seat4.ante", 0, [(0, 20.0)]), 5,
+                       "seat4.ante.paid", outcome="win", paid=15.0)
+        ws.payout = ChipInstance("seat4.ante.paid", 100, [(100, 15.0)], card_edge_room=edge_room)
+        live = LiveRound(start=0)
+        rule = Settlement(seat=4, spot="ante", hand=0, wagered=20.0, amount=20.0, outcome="win", net=20.0,
+                          line="ante", order=1, rule="test")
+        Pick2PokerMachine("T1")._doubt_short_payouts([ws], [rule], live)
+        return ws.uncertain, live.notes
+
+    doubt, notes = doubted(True)
+    assert doubt and notes == ["seat 4 ante (hand 0): payout read as 15, less than the rules pay, lying against the "
+                               "seat's cards: a chip on a card's edge may have been missed"]
+    assert doubted(False) == (False, [])

@@ -310,3 +310,14 @@ def test_a_state_says_where_each_of_its_cards_lies():
     assert change.after.spots == ((0.0, 0.0), (100.0, 0.0))
     moved = replace(change.after, spots=((5.0, 0.0), (100.0, 0.0)))
     assert moved == change.after  # where the cards lie is not part of what the zone holds
+
+
+def test_a_confirmed_stack_says_whether_a_missed_chip_of_it_could_lie_on_a_card() -> None:
+    # Any of the frames that confirmed it with room for a chip over a card's edge leaves that room.
+    def confirmed(rooms: list[bool]) -> bool:
+        frames = [{"seat1.ante.paid": ZoneObs(chips=[5, 5], chips_card_edge_room=r)} for r in rooms]
+        (change,) = _run(ZoneTracker(stable_frames=3), frames)
+        return change.after.card_edge_room
+
+    assert not confirmed([False, False, False])
+    assert confirmed([False, True, False])

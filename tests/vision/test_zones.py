@@ -567,3 +567,26 @@ def test_a_stack_seen_in_part_across_a_zones_edge_stays_its_own_zones(oracle):
     # a stack placed where no other zone's chips lay lately is its own spot's
     suit = mapper.layout.zone("seat2.suit_d")
     assert mapper.observe(_detections_of(mapper, cam, ChipStack([5], *suit.centre), oracle, {})).keys() == {suit.name}
+
+
+def test_a_stack_says_whether_a_chip_of_it_missed_could_lie_over_a_cards_edge(oracle):
+    # The detector misses chips over a card's edge: a payout read short beside the cards is a short pay only
+    # where no chip of it could have lain there unseen (its row's next place, one step along, on no card's box).
+    mapper, cam = _mapper("pick-2-poker")
+    x, y = mapper.layout.zone("seat2.ante").centre
+    u, _ = mapper.spread.axes
+    before = np.array([x, y]) - mapper.spread.step_mm * u  # the place before a one-chip row's chip
+
+    def room(past_edge: float | None) -> bool:
+        """A $5 chip at the Ante's centre, a card to its left whose right edge lies `past_edge` mm left of the
+        place before the chip (None: no card)."""
+        cards = [PlacedCard("7h", before[0] - past_edge - 63.5 / 2, y)] if past_edge is not None else []
+        _, labels = render(mapper.layout, Scene(cards=cards, chips=[ChipStack([5], x, y)]), cam,
+                           np.random.default_rng(0), effects=False)
+        obs = mapper.observe(oracle(labels))["seat2.ante"]
+        assert obs.chips == [5]  # the chip is seen: what is asked is where an unseen one could be
+        return obs.chips_card_edge_room
+
+    assert room(5.0)  # a chip there would lie 14 mm over the card's edge
+    assert not room(25.0)  # a chip there would lie clear of the card: the detector would have seen it
+    assert not room(None)
