@@ -451,29 +451,29 @@ class ZoneMapper:
             obs[st.zone].chips_card_edge_room |= edge[k]
         return _sorted(obs)
 
-    def _card_edge_room(self, stacks: list[ChipStackObs], pts: np.ndarray, cards_xyxy: np.ndarray) -> list[bool]:
+    def _card_edge_room(self, stacks: list[ChipStackObs], pts: np.ndarray, cards_xyxy: np.ndarray) -> np.ndarray:
         """For each stack, whether a chip of it the detector missed could lie over a card's edge: the place its
         rows' next chip would take, one step before or after either end of a row (or, with every row full, a
         row further), has `EDGE_CHIP_SHARE` of a chip's width on a card's box. A turned card's box is larger
-        than the card, so no such place is ruled out that is not."""
-        if not len(cards_xyxy):
-            return [False] * len(stacks)
-        corners = self._card_boxes_mm(cards_xyxy)
-        outlines, paths = _Outlines.of(corners), [MplPath(c) for c in corners]
+        than the card, so no such place is ruled out that is not. All stacks' places are measured at once."""
+        if not len(cards_xyxy) or not stacks:
+            return np.zeros(len(stacks), bool)
         u, v = self.spread.axes
-        reach = CHIP_WIDTH_MM / 2 - EDGE_CHIP_SHARE * CHIP_WIDTH_MM  # a place whose centre is this near a box
-        out = []
-        for st in stacks:
+        step, pitch = self.spread.step_mm * u, self.spread.row_pitch_mm * v
+        places, owner = [], []
+        for k, st in enumerate(stacks):
             rows = st.rows or (st.members,)
-            ends = np.array([p for r in rows for p in (pts[r[0]] - self.spread.step_mm * u,
-                                                      pts[r[-1]] + self.spread.step_mm * u)])
+            ends = [p for r in rows for p in (pts[r[0]] - step, pts[r[-1]] + step)]
             if all(len(r) >= self.spread.per_row for r in rows):
-                ends = np.vstack([ends, pts[rows[-1][0]] + self.spread.row_pitch_mm * v,
-                                  pts[rows[0][0]] - self.spread.row_pitch_mm * v])
-            near = outlines.distances(ends).min(1) <= reach
-            inside = np.any([p.contains_points(ends) for p in paths], axis=0)
-            out.append(bool((near | inside).any()))
-        return out
+                ends += [pts[rows[-1][0]] + pitch, pts[rows[0][0]] - pitch]
+            places += ends
+            owner += [k] * len(ends)
+        at = np.asarray(places)
+        boxes = self._card_boxes_mm(cards_xyxy)
+        reach = CHIP_WIDTH_MM / 2 - EDGE_CHIP_SHARE * CHIP_WIDTH_MM  # a place whose centre is this near a box
+        near = _Outlines.of(boxes).distances(at).min(1) <= reach
+        near |= np.any([MplPath(b).contains_points(at) for b in boxes], axis=0)
+        return np.bincount(np.asarray(owner)[near], minlength=len(stacks)) > 0
 
     def _card_boxes_mm(self, cards_xyxy: np.ndarray) -> list[np.ndarray]:
         """Each card box's corners on the felt (mm)."""
