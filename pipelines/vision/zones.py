@@ -472,7 +472,9 @@ class ZoneMapper:
         boxes = self._card_boxes_mm(cards_xyxy)
         reach = CHIP_WIDTH_MM / 2 - EDGE_CHIP_SHARE * CHIP_WIDTH_MM  # a place whose centre is this near a box
         near = _Outlines.of(boxes).distances(at).min(1) <= reach
-        near |= np.any([MplPath(b).contains_points(at) for b in boxes], axis=0)
+        x, y = self.to_image(at).T[:, :, None]  # inside a box: in the image, where the boxes are upright
+        near |= ((x >= cards_xyxy[:, 0]) & (x <= cards_xyxy[:, 2]) & (y >= cards_xyxy[:, 1])
+                 & (y <= cards_xyxy[:, 3])).any(1)
         return np.bincount(np.asarray(owner)[near], minlength=len(stacks)) > 0
 
     def _card_boxes_mm(self, cards_xyxy: np.ndarray) -> list[np.ndarray]:
