@@ -17,7 +17,7 @@ if [ -n "${NEW_MODELS:-}" ]; then
   [ -d "$NEW_MODELS" ] || { echo "no $NEW_MODELS on this machine: it was not kept warm"; exit 3; }
   cp "$NEW_MODELS"/*.onnx models/
 fi
-python3 benchmarks/reconstruction.py --mode video --rounds "${ROUNDS:-3}" --seeds ${SEEDS:-10501 10511 10521 10531} \
+python3 benchmarks/reconstruction.py --mode video --rounds "${ROUNDS:-3}" --seeds ${SEEDS:-10521 10531 10541 10551} \
   --cache /tmp/rc --workers "$(nproc)" --show 40 --json > "$OUT/fresh.txt" 2>&1 || true
 tr "\r" "\n" < "$OUT/fresh.txt" | grep -v "detect:" | tail -c 8000
 tar czf - --exclude=video.mp4 -C /tmp rc | split -b 15m - "$OUT/fresh.tgz.part"
