@@ -74,7 +74,7 @@ CARD_UNDER_CHIPS = 0.5
 # The detector misses chips over a card's edge (a chip with this share of its box or more on a card's box:
 # found 92 % of 160 on held-out frames, against all of 4,516 elsewhere; `benchmarks/detector_accuracy.py`).
 EDGE_CHIP_SHARE = 0.15
-CHIP_WIDTH_MM = 39.0
+CHIP_MM = 39.0  # a chip's width on the felt (the simulator's; the spread's defaults below are measured in it)
 # An unsure box inside a row (neither end) that the chip verifier leans `none` on at this or more is no chip.
 # On 16 held-out video sets (benchmarks/unsure_chips.py: every unsure box paired with the scripted scene's chips)
 # such boxes were no chip in 115 frames of 115 (the bound was chosen on set 9401); at a row's ends 32 of 344 were
@@ -91,8 +91,8 @@ LASTING_NONE = 0.8
 class ChipSpread:
     """How a stack is laid on the felt; defaults are the simulator's (pipelines/sim/render.py)."""
 
-    step_mm: float = 0.4 * 39.0  # centre to centre along a row
-    row_pitch_mm: float = 1.05 * 39.0  # row to row, perpendicular
+    step_mm: float = 0.4 * CHIP_MM  # centre to centre along a row
+    row_pitch_mm: float = 1.05 * CHIP_MM  # row to row, perpendicular
     per_row: int = 5
     direction_deg: float = -35.0  # the row direction on the felt
 
@@ -470,7 +470,7 @@ class ZoneMapper:
             owner += [k] * len(ends)
         at = np.asarray(places)
         boxes = self._card_boxes_mm(cards_xyxy)
-        reach = CHIP_WIDTH_MM / 2 - EDGE_CHIP_SHARE * CHIP_WIDTH_MM  # a place whose centre is this near a box
+        reach = CHIP_MM / 2 - EDGE_CHIP_SHARE * CHIP_MM  # a place whose centre is this near a box
         near = _Outlines.of(boxes).distances(at).min(1) <= reach
         x, y = self.to_image(at).T[:, :, None]  # inside a box: in the image, where the boxes are upright
         near |= ((x >= cards_xyxy[:, 0]) & (x <= cards_xyxy[:, 2]) & (y >= cards_xyxy[:, 1])
