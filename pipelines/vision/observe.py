@@ -30,6 +30,8 @@ class ZoneObs:
     chips_min_confidence: float = 1.0  # the least confident chip of the zone's stack
     # A chip of the stack the detector missed could lie over a card's edge (`ZoneMapper._card_edge_room`).
     chips_card_edge_room: bool = False
+    # A chip of the stack the detector missed could lie under another stack's chip (`ZoneMapper._under_chip_room`).
+    chips_under_room: bool = False
 
     @property
     def uncertain(self) -> bool:
@@ -69,6 +71,10 @@ class ZoneState:
     # A chip of it missed could have lain over a card's edge in a frame that confirmed it (`ZoneObs`); where not
     # known, it could. Not part of the contents.
     card_edge_room: bool = field(default=True, compare=False)
+    # Chips only, confirmed on an empty spot: the largest total read confidently since the spot was last read empty,
+    # where that is more than `chip_total` and a chip missed could lie under another stack's chip as it is confirmed
+    # (`ZoneTracker`); else 0. Not part of the contents.
+    read_more: float = field(default=0.0, compare=False)
 
     @property
     def empty(self) -> bool:

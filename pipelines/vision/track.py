@@ -28,6 +28,9 @@
 - New chips read in most of the last `RESTLESS_WINDOW` frames without ever reading alike long enough to
   confirm are confirmed as uncertain (their most frequent reading): something is there, so the round says
   it is unsure rather than passing it over.
+- Chips confirmed on an empty spot that were read confidently as more since it was last read empty, where a chip
+  missed could lie under another stack's chip, carry the larger reading (`ZoneState.read_more`): a chip of it may
+  have gone under the stack laid beside it. The round machine weighs it.
 - Every uncertain state says why (`ZoneState.doubt`), in the words the round's note gives the reviewer.
 """
 
@@ -144,6 +147,8 @@ class _Zone:
     restless: deque = field(default_factory=lambda: deque(maxlen=RESTLESS_WINDOW))
     # the last readings of a zone holding a confirmed stack: whether each read it as another total (_unsteady)
     unsteady: deque = field(default_factory=lambda: deque(maxlen=RESTLESS_WINDOW))
+    # chip totals read since the zone last read empty: total -> [first frame read, last frame read confidently or -1]
+    since_empty: dict[float, list[int]] = field(default_factory=dict)
 
 
 class ZoneTracker:
@@ -249,6 +254,7 @@ class ZoneTracker:
         uncertain = zo.chips_uncertain or card_doubt
         other = card_doubt or (uncertain and not zo.chips_reach_only)
         change, gone = None, []
+        self._note_since_empty(zone, frame, sig, uncertain)
         if sig == zone.stable_sig:
             zone.cand_sig = None
             zone.restless.append(None)
@@ -284,7 +290,8 @@ class ZoneTracker:
             ready = sure >= need or zone.cand_count >= need + self.stable_frames
             if sig == zone.cand_sig and zone.cand_count >= need and ready:
                 why = DOUBTFUL_READINGS if zone.cand_other else REACHING_CHIPS
-                after = replace(self._state(zone, sig, sure < need, why), card_edge_room=zone.cand_edge_room)
+                after = replace(self._state(zone, sig, sure < need, why), card_edge_room=zone.cand_edge_room,
+                                read_more=self._read_more(zone, sig, zo))
                 if zone.emptied is not None:  # taken away, then other chips put down
                     gone.append(ZoneChange(name, zone.emptied, zone.stable, ZoneState()))
                     zone.stable = ZoneState()
@@ -335,6 +342,29 @@ class ZoneTracker:
         change = ZoneChange(name, seen[0][0], zone.stable, after)
         self._settle_on(zone, best, after)
         return change
+
+    @staticmethod
+    def _note_since_empty(zone: _Zone, frame: int, sig: Signature, uncertain: bool) -> None:
+        """Keep when each chip total was read since the zone last read empty (`_read_more`)."""
+        if sig == ((), 0.0):
+            zone.since_empty.clear()
+        elif not sig[0]:
+            seen = zone.since_empty.setdefault(sig[1], [frame, -1])
+            if not uncertain:
+                seen[1] = frame
+
+    @staticmethod
+    def _read_more(zone: _Zone, sig: Signature, zo: ZoneObs) -> float:
+        """The larger total new chips on an empty spot were read as, confidently, since the spot last read empty
+        and only before they were first read as they are, where a chip missed could now lie under another stack's
+        chip (`ZoneState.read_more`); else 0. A larger total read confidently again since is a box that comes and
+        goes, not a chip gone under (a phantom $100 past a 3 Card Monster wager's top chip, read now and then).
+        Taken and other chips put down, the spot read empty in between (`_emptied_first`)."""
+        if sig[0] or not zo.chips_under_room or not (zone.stable.empty or zone.emptied is not None):
+            return 0.0
+        first = zone.since_empty.get(sig[1], [0])[0]
+        larger = {total: sure for total, (_, sure) in zone.since_empty.items() if total > sig[1] + 0.005 and sure >= 0}
+        return max(larger) if larger and max(larger.values()) < first else 0.0
 
     @staticmethod
     def _settle_on(zone: _Zone, sig: Signature, state: ZoneState) -> None:

@@ -23,6 +23,8 @@ A row also ends where the chips step a few mm across from one straight line to a
 between two such lines that the verifier leans `none` on is the gap between a wager and its payout (`_bridges`).
 A small stack in a zone that held no chips lately, lying on chips another zone held lately and no longer shows, is
 that zone's stack seen in part, the rest under the dealer's hand (`_seen_in_part`, `recent_stacks.py`).
+Each spot's reading also says whether a chip missed could lie over a card's edge (`_card_edge_room`) or under
+another stack's chip (`_under_chip_room`); the tracker and the round machine weigh that against what else was read.
 """
 
 from __future__ import annotations
@@ -74,6 +76,9 @@ CARD_UNDER_CHIPS = 0.5
 # The detector misses chips over a card's edge (a chip with this share of its box or more on a card's box:
 # found 92 % of 160 on held-out frames, against all of 4,516 elsewhere; `benchmarks/detector_accuracy.py`).
 EDGE_CHIP_SHARE = 0.15
+# A chip missed could lie under another stack's chip within this share of a chip's width of its place: with its own
+# row's next chip a step (0.4 of a width) the other way, three quarters of it or more would be covered.
+UNDER_CHIP_REACH = 0.65
 CHIP_MM = 39.0  # a chip's width on the felt (the simulator's; the spread's defaults below are measured in it)
 # An unsure box inside a row (neither end) that the chip verifier leans `none` on at this or more is no chip.
 # On 16 held-out video sets (benchmarks/unsure_chips.py: every unsure box paired with the scripted scene's chips)
@@ -438,6 +443,7 @@ class ZoneMapper:
         # it looked and that is higher (its full-resolution second look is a second witness).
         seen = np.fmax(conf, np.where(uncertain, np.nan, 1.0 - none))
         edge = self._card_edge_room(stacks, centres[chip_idx], xyxy[card_idx])
+        under = self._under_chip_room(stacks, centres[chip_idx])
         for k, st in enumerate(stacks):
             if st.zone is None or k in off_row:
                 continue
@@ -449,6 +455,7 @@ class ZoneMapper:
             obs[st.zone].chips_doubt_other |= other
             obs[st.zone].chips_min_confidence = min(obs[st.zone].chips_min_confidence, float(seen[members].min()))
             obs[st.zone].chips_card_edge_room |= edge[k]
+            obs[st.zone].chips_under_room |= under[k]
         return _sorted(obs)
 
     def _card_edge_room(self, stacks: list[ChipStackObs], pts: np.ndarray, cards_xyxy: np.ndarray) -> np.ndarray:
@@ -476,6 +483,24 @@ class ZoneMapper:
         near |= ((x >= cards_xyxy[:, 0]) & (x <= cards_xyxy[:, 2]) & (y >= cards_xyxy[:, 1])
                  & (y <= cards_xyxy[:, 3])).any(1)
         return np.bincount(np.asarray(owner)[near], minlength=len(stacks)) > 0
+
+    def _under_chip_room(self, stacks: list[ChipStackObs], pts: np.ndarray) -> np.ndarray:
+        """For each stack, whether a chip of it the detector missed could lie under another stack's chip: a chip of
+        another stack lies within `UNDER_CHIP_REACH` of a chip's width of the place one step before or after either
+        end of one of its rows (a King High $2 High laid against a $20 Seven, its bottom $1 hidden between the
+        Seven's top chip and its own top one)."""
+        out = np.zeros(len(stacks), bool)
+        if len(stacks) < 2:
+            return out
+        step = self.spread.step_mm * self.spread.axes[0]
+        owner = np.full(len(pts), -1)
+        for k, st in enumerate(stacks):
+            owner[list(st.members)] = k
+        for k, st in enumerate(stacks):
+            places = np.array([p for r in (st.rows or (st.members,)) for p in (pts[r[0]] - step, pts[r[-1]] + step)])
+            others = pts[owner != k]
+            out[k] = bool((np.linalg.norm(places[:, None] - others[None], axis=-1) <= UNDER_CHIP_REACH * CHIP_MM).any())
+        return out
 
     def _card_boxes_mm(self, cards_xyxy: np.ndarray) -> list[np.ndarray]:
         """Each card box's corners on the felt (mm)."""

@@ -321,3 +321,20 @@ def test_a_confirmed_stack_says_whether_a_missed_chip_of_it_could_lie_on_a_card(
 
     assert not confirmed([False, False, False])
     assert confirmed([False, True, False])
+
+
+def test_chips_confirmed_less_than_they_were_read_as_laid_carry_the_larger_reading() -> None:
+    # A $2 wager read $2 as it was laid, then $1 once a stack was laid against it: its bottom chip went under.
+    def confirmed(readings: list[tuple[list[int], bool]], room: bool = True) -> float:
+        frames = [{"seat1.high": ZoneObs(chips=c, chips_uncertain=u, chips_under_room=room)} for c, u in readings]
+        *_, change = _run(ZoneTracker(stable_frames=3), frames)
+        assert change.after.chip_total == 1
+        return change.after.read_more
+
+    assert confirmed([([1, 1], False), ([1], False), ([1], False), ([1], False)]) == 2
+    assert confirmed([([1, 1], False), ([1], False), ([1], False), ([1], False)], room=False) == 0  # nothing to hide it
+    assert confirmed([([1, 1], True), ([1], False), ([1], False), ([1], False)]) == 0  # more, read with doubt only
+    assert confirmed([([1, 1], False), ([], False), ([1], False), ([1], False), ([1], False)]) == 0  # read empty since
+    assert confirmed([([1], False), ([1], False), ([1], False)]) == 0
+    # read as more again, surely, after it was first read as less: a box that comes and goes, not a chip gone under
+    assert confirmed([([1, 1], False), ([1], False), ([1, 1], False), ([1], False), ([1], False), ([1], False)]) == 0

@@ -590,3 +590,29 @@ def test_a_stack_says_whether_a_chip_of_it_missed_could_lie_over_a_cards_edge(or
     assert room(5.0)  # a chip there would lie 14 mm over the card's edge
     assert not room(25.0)  # a chip there would lie clear of the card: the detector would have seen it
     assert not room(None)
+
+
+def test_a_stack_says_whether_a_chip_of_it_missed_could_lie_under_another_stacks_chip(oracle):
+    # A King High $2 High laid against a $20 Seven: its bottom $1, between the Seven's top chip and its own top one,
+    # showed in no frame. A stack read short where another stack's chip covers its row's next place may hold a chip
+    # unseen; with that place clear, the detector would have seen one there.
+    mapper, cam = _mapper("king-high")
+    high = np.array(mapper.layout.zone("seat1.high").centre)
+    u, _ = mapper.spread.axes
+    step = mapper.spread.step_mm
+
+    def room(gap: float | None) -> bool:
+        """A $1 chip at the High's centre and a 4 x $5 stack before it along the spread, its top chip `gap` chip
+        widths from the place before the $1 (None: no other stack)."""
+        chips = [ChipStack([1], *high)]
+        if gap is not None:
+            top = high - step * u - gap * 39.0 * u
+            chips.append(ChipStack([5, 5, 5, 5], *(top - 1.5 * step * u)))
+        _, labels = render(mapper.layout, Scene(chips=chips), cam, np.random.default_rng(0), effects=False)
+        obs = mapper.observe(oracle(labels))["seat1.high"]
+        assert obs.chips == [1]
+        return obs.chips_under_room
+
+    assert room(0.5)  # a chip there would be three quarters covered: unseen in the frames it was missed
+    assert not room(0.9)  # the Seven's top chip would cover a tenth of it
+    assert not room(None)
