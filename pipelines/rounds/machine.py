@@ -233,8 +233,8 @@ class RoundMachine:
         """A wager confirmed as less than it was read confidently as it was laid, where a chip missed could now lie
         under another stack's chip (`ZoneState.read_more`): a chip of it may have gone under the stack laid beside
         it (a King High $2 High read $2 as it was laid, then $1 for good once a $20 Seven was laid against it). A
-        payout is left to the rules' amount: one is read as more while the dealer's hand is still over it, then
-        as laid (4 of 5 such payouts on the held-out sets were read right)."""
+        payout is left to the rules' amount: the dealer's hand over one as it is laid is read as chips (doubting
+        payouts so too caught no error on the held-out sets and sent a round read right to review)."""
         if parse_zone(ch.zone).area != "bet" or ch.after.read_more <= ch.after.chip_total or ch.after.uncertain:
             return False
         live.note(f"uncertain observation in {ch.zone} at frame {ch.frame}: read as {ch.after.read_more:g}, surely, "
