@@ -488,19 +488,19 @@ class ZoneMapper:
         """For each stack, whether a chip of it the detector missed could lie under another stack's chip: a chip of
         another stack lies within `UNDER_CHIP_REACH` of a chip's width of the place one step before or after either
         end of one of its rows (a King High $2 High laid against a $20 Seven, its bottom $1 hidden between the
-        Seven's top chip and its own top one)."""
-        out = np.zeros(len(stacks), bool)
+        Seven's top chip and its own top one). All stacks' places are measured at once."""
         if len(stacks) < 2:
-            return out
+            return np.zeros(len(stacks), bool)
         step = self.spread.step_mm * self.spread.axes[0]
-        owner = np.full(len(pts), -1)
+        rows = [(k, r) for k, st in enumerate(stacks) for r in (st.rows or (st.members,))]
+        places = np.array([p for _, r in rows for p in (pts[r[0]] - step, pts[r[-1]] + step)])
+        owner = np.repeat([k for k, _ in rows], 2)
+        chip_owner = np.full(len(pts), -1)
         for k, st in enumerate(stacks):
-            owner[list(st.members)] = k
-        for k, st in enumerate(stacks):
-            places = np.array([p for r in (st.rows or (st.members,)) for p in (pts[r[0]] - step, pts[r[-1]] + step)])
-            others = pts[owner != k]
-            out[k] = bool((np.linalg.norm(places[:, None] - others[None], axis=-1) <= UNDER_CHIP_REACH * CHIP_MM).any())
-        return out
+            chip_owner[list(st.members)] = k
+        gap = np.linalg.norm(places[:, None] - pts[None], axis=-1)
+        near = ((gap <= UNDER_CHIP_REACH * CHIP_MM) & (chip_owner[None] != owner[:, None])).any(1)
+        return np.bincount(owner[near], minlength=len(stacks)) > 0
 
     def _card_boxes_mm(self, cards_xyxy: np.ndarray) -> list[np.ndarray]:
         """Each card box's corners on the felt (mm)."""
