@@ -211,8 +211,8 @@ class RoundMachine:
             live.note(note)
             live.doubts[ch.zone] = ZoneDoubt(note, ch.before, self._cards_trace(live, ch.zone), earlier)
         if ref.area in ("bet", "paid"):
-            live.chips.setdefault(ch.zone, ChipZone(ch.zone)).update(ch.frame, ch.after.chip_total,
-                                                                     ch.after.uncertain or self._read_less(live, ch),
+            doubted = ch.after.uncertain or self._read_less(live, ch)
+            live.chips.setdefault(ch.zone, ChipZone(ch.zone)).update(ch.frame, ch.after.chip_total, doubted,
                                                                      ch.after.reaching, ch.after.card_edge_room)
         if ref.area in ("cards", "dealer", "board") and ref.sub not in ("tray", "shoe"):
             state = self.card_state(ref, ch.after)

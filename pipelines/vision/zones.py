@@ -459,48 +459,51 @@ class ZoneMapper:
         return _sorted(obs)
 
     def _card_edge_room(self, stacks: list[ChipStackObs], pts: np.ndarray, cards_xyxy: np.ndarray) -> np.ndarray:
-        """For each stack, whether a chip of it the detector missed could lie over a card's edge: the place its
-        rows' next chip would take, one step before or after either end of a row (or, with every row full, a
-        row further), has `EDGE_CHIP_SHARE` of a chip's width on a card's box. A turned card's box is larger
-        than the card, so no such place is ruled out that is not. All stacks' places are measured at once."""
+        """For each stack, whether a chip of it the detector missed could lie over a card's edge: a place its
+        rows' next chip would take (`_next_places`, a row further too) has `EDGE_CHIP_SHARE` of a chip's width on a
+        card's box. A turned card's box is larger than the card, so no such place is ruled out that is not. All
+        stacks' places are measured at once."""
         if not len(cards_xyxy) or not stacks:
             return np.zeros(len(stacks), bool)
-        u, v = self.spread.axes
-        step, pitch = self.spread.step_mm * u, self.spread.row_pitch_mm * v
-        places, owner = [], []
-        for k, st in enumerate(stacks):
-            rows = st.rows or (st.members,)
-            ends = [p for r in rows for p in (pts[r[0]] - step, pts[r[-1]] + step)]
-            if all(len(r) >= self.spread.per_row for r in rows):
-                ends += [pts[rows[-1][0]] + pitch, pts[rows[0][0]] - pitch]
-            places += ends
-            owner += [k] * len(ends)
-        at = np.asarray(places)
+        at, owner = self._next_places(stacks, pts, rows_further=True)
         boxes = self._card_boxes_mm(cards_xyxy)
         reach = CHIP_MM / 2 - EDGE_CHIP_SHARE * CHIP_MM  # a place whose centre is this near a box
         near = _Outlines.of(boxes).distances(at).min(1) <= reach
         x, y = self.to_image(at).T[:, :, None]  # inside a box: in the image, where the boxes are upright
         near |= ((x >= cards_xyxy[:, 0]) & (x <= cards_xyxy[:, 2]) & (y >= cards_xyxy[:, 1])
                  & (y <= cards_xyxy[:, 3])).any(1)
-        return np.bincount(np.asarray(owner)[near], minlength=len(stacks)) > 0
+        return np.bincount(owner[near], minlength=len(stacks)) > 0
 
     def _under_chip_room(self, stacks: list[ChipStackObs], pts: np.ndarray) -> np.ndarray:
         """For each stack, whether a chip of it the detector missed could lie under another stack's chip: a chip of
-        another stack lies within `UNDER_CHIP_REACH` of a chip's width of the place one step before or after either
-        end of one of its rows (a King High $2 High laid against a $20 Seven, its bottom $1 hidden between the
-        Seven's top chip and its own top one). All stacks' places are measured at once."""
+        another stack lies within `UNDER_CHIP_REACH` of a chip's width of a place its rows' next chip would take
+        (`_next_places`; a King High $2 High laid against a $20 Seven, its bottom $1 hidden between the Seven's top
+        chip and its own top one). All stacks' places are measured at once."""
         if len(stacks) < 2:
             return np.zeros(len(stacks), bool)
-        step = self.spread.step_mm * self.spread.axes[0]
-        rows = [(k, r) for k, st in enumerate(stacks) for r in (st.rows or (st.members,))]
-        places = np.array([p for _, r in rows for p in (pts[r[0]] - step, pts[r[-1]] + step)])
-        owner = np.repeat([k for k, _ in rows], 2)
+        at, owner = self._next_places(stacks, pts)
         chip_owner = np.full(len(pts), -1)
         for k, st in enumerate(stacks):
             chip_owner[list(st.members)] = k
-        gap = np.linalg.norm(places[:, None] - pts[None], axis=-1)
+        gap = np.linalg.norm(at[:, None] - pts[None], axis=-1)
         near = ((gap <= UNDER_CHIP_REACH * CHIP_MM) & (chip_owner[None] != owner[:, None])).any(1)
         return np.bincount(owner[near], minlength=len(stacks)) > 0
+
+    def _next_places(self, stacks: list[ChipStackObs], pts: np.ndarray, rows_further: bool = False
+                     ) -> tuple[np.ndarray, np.ndarray]:
+        """Where a chip of each stack that the detector missed would lie (mm), with the stack each place is of: one
+        step before or after either end of each row and, with `rows_further` and every row full, a row further."""
+        u, v = self.spread.axes
+        step, pitch = self.spread.step_mm * u, self.spread.row_pitch_mm * v
+        places, owner = [], []
+        for k, st in enumerate(stacks):
+            rows = st.rows or (st.members,)
+            ends = [p for r in rows for p in (pts[r[0]] - step, pts[r[-1]] + step)]
+            if rows_further and all(len(r) >= self.spread.per_row for r in rows):
+                ends += [pts[rows[-1][0]] + pitch, pts[rows[0][0]] - pitch]
+            places += ends
+            owner += [k] * len(ends)
+        return np.asarray(places).reshape(-1, 2), np.asarray(owner, int)
 
     def _card_boxes_mm(self, cards_xyxy: np.ndarray) -> list[np.ndarray]:
         """Each card box's corners on the felt (mm)."""
