@@ -68,7 +68,7 @@ DOUBT_KINDS: tuple[tuple[str, str], ...] = (
                     r"split, but|uncertain observation in (seat\d\.cards|dealer\.card|board\.)"),
     ("settlement_order", r"settlement order|too close in time"),
     ("play_against_ante", r"is not [\d.]+x the Ante|is neither 1x nor 2x the Ante"),
-    ("payout_against_cards", r"lying against the seat's cards"),
+    ("payout_could_hide", r"where a chip of it could lie unseen"),
     ("payout_regrouped", r"the line between them moved"),
     ("payout_shrank", r"a laid payout does not shrink"),
     ("frames_lost", r"were not analysed"),

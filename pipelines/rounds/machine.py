@@ -213,7 +213,7 @@ class RoundMachine:
         if ref.area in ("bet", "paid"):
             doubted = ch.after.uncertain or self._read_less(live, ch)
             live.chips.setdefault(ch.zone, ChipZone(ch.zone)).update(ch.frame, ch.after.chip_total, doubted,
-                                                                     ch.after.reaching, ch.after.card_edge_room)
+                                                                     ch.after.reaching, ch.after.hidden_room)
         if ref.area in ("cards", "dealer", "board") and ref.sub not in ("tray", "shoe"):
             state = self.card_state(ref, ch.after)
             zone = live.cards.setdefault(ch.zone, CardZone(ch.zone))
@@ -594,10 +594,12 @@ class RoundMachine:
           overpay, read as the $200 the rules pay while the $200 wager read $500);
         - its wager was read as less than it is from the moment the payout appeared until it was taken
           (`_wager_hidden_by_payout`): a chip of each may lie hidden where they meet;
-        - it lies against its seat's cards (Pick 2's Ante and Play, 3 Card Monster's Play, High Tie's side
-          bets) and a chip of it missed could have lain over a card's edge (`ZoneMapper._card_edge_room`): the
-          detector misses chips lying over a card's edge (found 92 % of 160 on held-out frames, against all of
-          4,516 elsewhere; a $30 Play payout read as $5 while its $25 lay on the card)."""
+        - a chip of it missed could have lain unseen (`ChipInstance.hidden_room`): over a card's edge
+          (`ZoneMapper._card_edge_room`; the detector misses chips lying over a card's edge: found 92 % of 160 on
+          held-out frames, against all of 4,516 elsewhere; a $30 Play payout read as $5 while its $25 lay on the
+          card), or under another stack's chip (`ZoneMapper._under_chip_room`; a 3 Card Monster $15 Ante payout
+          read $11 against the Monster payout laid beside it). Where all of it could be seen, the short pay stands
+          (a true short pay against another stack is sent to review instead: 1 of 328 held-out rounds)."""
         net = {(x.seat, x.spot, x.hand): x.net for x in expected}
         for ws in seen:
             if ws.outcome != "win":
@@ -615,9 +617,9 @@ class RoundMachine:
                                        f"beside it read as {ws.inst.value_at(ws.hidden_at):g} from frame "
                                        f"{ws.hidden_at}: the payout may lie over the wager's top chip, hiding a "
                                        "chip of each")
-            elif short and ws.inst.zone in self._beside_cards and (ws.payout is None or ws.payout.card_edge_room):
-                _doubt_wager(live, ws, f"payout read as {ws.paid:g}, less than the rules pay, lying against the "
-                                       "seat's cards: a chip on a card's edge may have been missed")
+            elif short and (ws.payout is None or ws.payout.hidden_room):
+                _doubt_wager(live, ws, f"payout read as {ws.paid:g}, less than the rules pay, where a chip of it "
+                                       "could lie unseen (over a card's edge or under another stack's chip)")
 
     @staticmethod
     def _surplus_was_payout(ws: WagerSeen, surplus: float, live: LiveRound) -> None:

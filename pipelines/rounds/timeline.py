@@ -66,7 +66,7 @@ class ChipInstance:
     doubtful: set[int] = field(default_factory=set)  # frames of steps read below the detector's confidence
     hidden: list[tuple[int, int]] = field(default_factory=list)  # (gone, back) spells it was out of view (`absorb`)
     reaching: set[int] = field(default_factory=set)  # doubtful frames whose one doubt was chips in another spot
-    card_edge_room: bool = True  # a chip of it missed could have lain over a card's edge (`ZoneState`)
+    hidden_room: bool = True  # a chip of it missed could have lain unseen (`ZoneState.hidden_room`)
 
     def doubt_is_reach(self) -> bool:
         """Every doubt left on this stack is its chips lying in another betting spot."""
@@ -103,7 +103,7 @@ class ChipInstance:
         self.end = later.end
         self.doubtful |= later.doubtful
         self.reaching |= later.reaching
-        self.card_edge_room |= later.card_edge_room
+        self.hidden_room |= later.hidden_room
         self.hidden += later.hidden
 
     def split_at(self, frame: int) -> ChipInstance:
@@ -112,7 +112,7 @@ class ChipInstance:
         carried = (frame, before[-1][1])
         tail = ChipInstance(self.zone, frame, [carried, *(s for s in self.steps if s[0] > frame)], self.end,
                             {f for f in self.doubtful if f > frame}, [h for h in self.hidden if h[1] > frame],
-                            {f for f in self.reaching if f > frame}, self.card_edge_room)
+                            {f for f in self.reaching if f > frame}, self.hidden_room)
         if before[-1][0] in self.doubtful:  # the carried total keeps the doubt it was read with
             tail.doubtful.add(frame)
             if before[-1][0] in self.reaching:
@@ -158,17 +158,17 @@ class ChipZone:
         return None
 
     def update(self, frame: int, total: float, uncertain: bool, reaching: bool = False,
-               card_edge_room: bool = True) -> None:
-        """A confirmed total; `reaching`: its only doubt is chips lying in another betting spot; `card_edge_room`:
+               hidden_room: bool = True) -> None:
+        """A confirmed total; `reaching`: its only doubt is chips lying in another betting spot; `hidden_room`:
         a chip of it missed could lie over a card's edge."""
         cur = self.current
         if total > 0:
             if cur is None:
-                cur = ChipInstance(self.name, frame, [(frame, total)], card_edge_room=card_edge_room)
+                cur = ChipInstance(self.name, frame, [(frame, total)], hidden_room=hidden_room)
                 self.instances.append(cur)
             else:
                 cur.steps.append((frame, total))
-                cur.card_edge_room |= card_edge_room
+                cur.hidden_room |= hidden_room
             if uncertain:
                 cur.doubtful.add(frame)
                 if reaching:

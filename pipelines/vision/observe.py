@@ -34,6 +34,11 @@ class ZoneObs:
     chips_under_room: bool = False
 
     @property
+    def chips_hidden_room(self) -> bool:
+        """A chip of the stack the detector missed could lie unseen: over a card's edge or under another stack's."""
+        return self.chips_card_edge_room or self.chips_under_room
+
+    @property
     def uncertain(self) -> bool:
         """Anything in the zone below the detector's confidence."""
         return self.chips_uncertain or any(c.uncertain for c in self.cards)
@@ -68,9 +73,9 @@ class ZoneState:
     # Where each card of `cards` lies on the felt (mm), or () where unknown: a card read as a new identity
     # where a known one lay is that card read again; elsewhere it is another card. Not part of the contents.
     spots: tuple[tuple[float, float], ...] = field(default=(), compare=False)
-    # A chip of it missed could have lain over a card's edge in a frame that confirmed it (`ZoneObs`); where not
-    # known, it could. Not part of the contents.
-    card_edge_room: bool = field(default=True, compare=False)
+    # A chip of it missed could have lain unseen, over a card's edge or under another stack's chip, in a frame that
+    # confirmed it (`ZoneObs.chips_hidden_room`); where not known, it could. Not part of the contents.
+    hidden_room: bool = field(default=True, compare=False)
     # Chips only, confirmed on an empty spot: the largest total read confidently since the spot was last read empty,
     # where that is more than `chip_total` and a chip missed could lie under another stack's chip as it is confirmed
     # (`ZoneTracker`); else 0. Not part of the contents.

@@ -139,7 +139,7 @@ class _Zone:
     cand_count: int = 0
     cand_uncertain: int = 0  # how many of the candidate's frames were uncertain
     cand_other: int = 0  # how many for another reason than chips reaching into another spot
-    cand_edge_room: bool = True  # a missed chip could have lain over a card's edge in a candidate frame
+    cand_hidden_room: bool = True  # a missed chip could have lain unseen in a candidate frame (`ZoneObs`)
     sure_again: int = 0  # confident frames of a state confirmed as uncertain, since it was confirmed
     emptied: int | None = None  # the candidate follows an empty run from this frame (see _emptied_first)
     prev_cand: tuple[Signature, int, int] | None = None  # the candidate before this one: (sig, first, left)
@@ -263,7 +263,7 @@ class ZoneTracker:
             zone.sure_again += zone.stable.uncertain and not uncertain and self._sure(zo, tracks)
             doubt = zone.stable.uncertain and zone.sure_again < self.stable_frames
             refreshed = replace(self._state(zone, sig, doubt, zone.stable.doubt or DOUBTFUL_READINGS),
-                                card_edge_room=zone.stable.card_edge_room or zo.chips_card_edge_room)
+                                hidden_room=zone.stable.hidden_room or zo.chips_hidden_room)
             if refreshed != zone.stable:  # a confirmed card's majority identity changed
                 change = ZoneChange(name, frame, zone.stable, refreshed)
                 zone.stable = refreshed
@@ -275,14 +275,14 @@ class ZoneTracker:
                 zone.cand_count += 1
                 zone.cand_uncertain += uncertain
                 zone.cand_other += other
-                zone.cand_edge_room |= zo.chips_card_edge_room
+                zone.cand_hidden_room |= zo.chips_hidden_room
             else:
                 zone.emptied = self._emptied_first(zone, sig)
                 first = self._resumed_first(zone, sig, frame)
                 if zone.cand_sig is not None and not self._loss_blips(zone, frame):
                     zone.prev_cand = (zone.cand_sig, zone.cand_first, frame)
                 zone.cand_sig, zone.cand_first, zone.cand_count, zone.cand_uncertain = sig, first, 1, int(uncertain)
-                zone.cand_other, zone.cand_edge_room = int(other), zo.chips_card_edge_room
+                zone.cand_other, zone.cand_hidden_room = int(other), zo.chips_hidden_room
             need = self.removal_frames if loss else self.stable_frames
             sure = zone.cand_count - zone.cand_uncertain
             # Certain once enough frames read it confidently; a partly hidden chip is often read
@@ -290,7 +290,7 @@ class ZoneTracker:
             ready = sure >= need or zone.cand_count >= need + self.stable_frames
             if sig == zone.cand_sig and zone.cand_count >= need and ready:
                 why = DOUBTFUL_READINGS if zone.cand_other else REACHING_CHIPS
-                after = replace(self._state(zone, sig, sure < need, why), card_edge_room=zone.cand_edge_room,
+                after = replace(self._state(zone, sig, sure < need, why), hidden_room=zone.cand_hidden_room,
                                 read_more=self._read_more(zone, sig, zo))
                 if zone.emptied is not None:  # taken away, then other chips put down
                     gone.append(ZoneChange(name, zone.emptied, zone.stable, ZoneState()))

@@ -81,7 +81,7 @@ def _settled_beside(wager_steps: list[tuple[int, float]], payout_at: int, paid: 
     m = KingHighMachine("T1")  # 10 frames a second: a payout shows 8 frames after it is laid
     w = Wager(seat=7, spot="low", hand=1, amount=15.0)
     ws = WagerSeen(w, ChipInstance("seat7.low", 0, wager_steps), 5, "seat7.low.paid", outcome="win", paid=paid)
-    payout = ChipInstance("seat7.low.paid", payout_at, [(payout_at, paid)])
+    ws.payout = payout = ChipInstance("seat7.low.paid", payout_at, [(payout_at, paid)], hidden_room=False)  # in view
     ws.moved_at, ws.hidden_at = m._wager_moved_with_payout(ws, payout), m._wager_hidden_by_payout(ws, payout)
     live = LiveRound(start=0)
     rule = Settlement(seat=7, spot="low", hand=1, wagered=15.0, amount=15.0, outcome="win", net=rules_pay,
@@ -210,16 +210,17 @@ def test_a_stack_covered_as_its_neighbour_is_taken_keeps_the_manuals_order_in_it
     assert compare_rounds([rnd], [truth])[0].result == "exact"
 
 
-def test_a_short_payout_beside_the_cards_is_in_doubt_only_where_a_chip_could_hide_on_a_card() -> None:
-    # The detector misses chips over a card's edge. A Pick 2 Ante payout read $15 of the $20 the rules pay
-    # (set 10331): if a chip of it could lie over the seat's cards, the round is unsure; if its rows' next place
-    # is clear of every card, all of it was seen and the short pay stands.
+def test_a_short_payout_is_in_doubt_only_where_a_chip_of_it_could_hide() -> None:
+    # The detector misses chips over a card's edge and under another stack's chip. A Pick 2 Ante payout read $15 of
+    # the $20 the rules pay (set 10331): if a chip of it could lie over the seat's cards, the round is unsure; if
+    # its rows' next place is clear of every card and every other stack, all of it was seen and the short pay
+    # stands.
     from pipelines.rounds.pick2_poker import Pick2PokerMachine
 
-    def doubted(edge_room: bool) -> tuple[bool, list[str]]:
+    def doubted(room: bool) -> tuple[bool, list[str]]:
         ws = WagerSeen(Wager(seat=4, spot="ante", amount=20.0), ChipInstance("seat4.ante", 0, [(0, 20.0)]), 5,
                        "seat4.ante.paid", outcome="win", paid=15.0)
-        ws.payout = ChipInstance("seat4.ante.paid", 100, [(100, 15.0)], card_edge_room=edge_room)
+        ws.payout = ChipInstance("seat4.ante.paid", 100, [(100, 15.0)], hidden_room=room)
         live = LiveRound(start=0)
         rule = Settlement(seat=4, spot="ante", hand=0, wagered=20.0, amount=20.0, outcome="win", net=20.0,
                           line="ante", order=1, rule="test")
@@ -227,6 +228,6 @@ def test_a_short_payout_beside_the_cards_is_in_doubt_only_where_a_chip_could_hid
         return ws.uncertain, live.notes
 
     doubt, notes = doubted(True)
-    assert doubt and notes == ["seat 4 ante (hand 0): payout read as 15, less than the rules pay, lying against the "
-                               "seat's cards: a chip on a card's edge may have been missed"]
+    assert doubt and notes == ["seat 4 ante (hand 0): payout read as 15, less than the rules pay, where a chip of it "
+                               "could lie unseen (over a card's edge or under another stack's chip)"]
     assert doubted(False) == (False, [])

@@ -312,15 +312,18 @@ def test_a_state_says_where_each_of_its_cards_lies():
     assert moved == change.after  # where the cards lie is not part of what the zone holds
 
 
-def test_a_confirmed_stack_says_whether_a_missed_chip_of_it_could_lie_on_a_card() -> None:
-    # Any of the frames that confirmed it with room for a chip over a card's edge leaves that room.
-    def confirmed(rooms: list[bool]) -> bool:
-        frames = [{"seat1.ante.paid": ZoneObs(chips=[5, 5], chips_card_edge_room=r)} for r in rooms]
+def test_a_confirmed_stack_says_whether_a_missed_chip_of_it_could_lie_unseen() -> None:
+    # Any of the frames that confirmed it with room for a chip over a card's edge, or under another stack's chip,
+    # leaves that room.
+    def confirmed(edge: list[bool], under: list[bool] | None = None) -> bool:
+        frames = [{"seat1.ante.paid": ZoneObs(chips=[5, 5], chips_card_edge_room=e, chips_under_room=u)}
+                  for e, u in zip(edge, under or [False] * len(edge), strict=True)]
         (change,) = _run(ZoneTracker(stable_frames=3), frames)
-        return change.after.card_edge_room
+        return change.after.hidden_room
 
     assert not confirmed([False, False, False])
     assert confirmed([False, True, False])
+    assert confirmed([False, False, False], [False, False, True])
 
 
 def test_chips_confirmed_less_than_they_were_read_as_laid_carry_the_larger_reading() -> None:
