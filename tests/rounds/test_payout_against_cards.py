@@ -1,5 +1,6 @@
-"""A payout lying against its seat's cards and read short of what the rules pay is in doubt, not a short
-pay: the detector misses chips lying over a card's edge (3 Card Monster's Play, Pick 2's Ante and Play)."""
+"""A payout read short of what the rules pay is in doubt, not a short pay, where a chip of it could lie unseen: the
+detector misses chips lying over a card's edge (3 Card Monster's Play, Pick 2's Ante and Play) and under another
+stack's chip (a 3 Card Monster Ante payout beside its Monster payout). With no such room, the short pay stands."""
 
 from __future__ import annotations
 
@@ -11,12 +12,14 @@ from pipelines.rounds.three_card_monster import ThreeCardMonsterMachine
 from pipelines.rounds.timeline import ChipInstance
 
 
-def _short_payout(m: RoundMachine, spot: str, paid: float, rules_pay: float = 30.0) -> tuple[bool, list[str]]:
-    """Seat 2's $30 `spot` wager won; its payout was read as `paid` and never moved its wager's reading."""
+def _short_payout(m: RoundMachine, spot: str, paid: float, rules_pay: float = 30.0,
+                  room: bool = True) -> tuple[bool, list[str]]:
+    """Seat 2's $30 `spot` wager won; its payout was read as `paid` and never moved its wager's reading; `room`:
+    a chip of the payout missed could have lain unseen."""
     w = Wager(seat=2, spot=spot, hand=0, amount=30.0)
     ws = WagerSeen(w, ChipInstance(f"seat2.{spot}", 0, [(0, 30.0)]), 5, f"seat2.{spot}.paid", outcome="win",
                    paid=paid)
-    ws.payout = ChipInstance(f"seat2.{spot}.paid", 100, [(100, paid)])
+    ws.payout = ChipInstance(f"seat2.{spot}.paid", 100, [(100, paid)], hidden_room=room)
     live = LiveRound(start=0)
     rule = Settlement(seat=2, spot=spot, hand=0, wagered=30.0, amount=30.0, outcome="win", net=rules_pay,
                       line=spot, order=1, rule="test")
@@ -24,16 +27,19 @@ def _short_payout(m: RoundMachine, spot: str, paid: float, rules_pay: float = 30
     return ws.uncertain, live.notes
 
 
-def test_a_short_payout_against_the_cards_is_in_doubt() -> None:
+def test_a_short_payout_where_a_chip_of_it_could_hide_is_in_doubt() -> None:
     doubt, notes = _short_payout(ThreeCardMonsterMachine("T1"), "play", paid=5.0)
-    assert doubt and "payout read as 5" in notes[0] and "against the seat's cards" in notes[0]
+    assert doubt and "payout read as 5" in notes[0] and "could lie unseen" in notes[0]
     doubt, notes = _short_payout(Pick2PokerMachine("T1"), "ante", paid=5.0)
     assert doubt and "seat 2 ante" in notes[0]
+    # away from the cards too: a chip of it could lie under another stack's chip
+    assert _short_payout(ThreeCardMonsterMachine("T1"), "ante", paid=5.0)[0]
 
 
-def test_a_payout_as_the_rules_pay_or_away_from_the_cards_stands() -> None:
+def test_a_payout_as_the_rules_pay_or_with_nowhere_to_hide_a_chip_stands() -> None:
     # paid in full (or more: an overpay is seen whole), nothing to doubt
     assert _short_payout(ThreeCardMonsterMachine("T1"), "play", paid=30.0) == (False, [])
     assert _short_payout(ThreeCardMonsterMachine("T1"), "play", paid=35.0) == (False, [])
-    # 3 Card Monster's Ante lies away from the cards: a short payout there stands, to be flagged
-    assert _short_payout(ThreeCardMonsterMachine("T1"), "ante", paid=5.0) == (False, [])
+    # all of it in view: the short pay stands, to be flagged
+    assert _short_payout(ThreeCardMonsterMachine("T1"), "ante", paid=5.0, room=False) == (False, [])
+    assert _short_payout(Pick2PokerMachine("T1"), "play", paid=5.0, room=False) == (False, [])
