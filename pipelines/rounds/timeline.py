@@ -160,7 +160,7 @@ class ChipZone:
     def update(self, frame: int, total: float, uncertain: bool, reaching: bool = False,
                hidden_room: bool = True) -> None:
         """A confirmed total; `reaching`: its only doubt is chips lying in another betting spot; `hidden_room`:
-        a chip of it missed could lie over a card's edge."""
+        a chip of it missed could lie unseen (over a card's edge or under another stack's chip)."""
         cur = self.current
         if total > 0:
             if cur is None:

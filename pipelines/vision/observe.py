@@ -77,8 +77,9 @@ class ZoneState:
     # confirmed it (`ZoneObs.chips_hidden_room`); where not known, it could. Not part of the contents.
     hidden_room: bool = field(default=True, compare=False)
     # Chips only, confirmed on an empty spot: the largest total read confidently since the spot was last read empty,
-    # where that is more than `chip_total` and a chip missed could lie under another stack's chip as it is confirmed
-    # (`ZoneTracker`); else 0. Not part of the contents.
+    # where that is more than `chip_total`, was not read confidently again once `chip_total` was first read, and a
+    # chip missed could lie under another stack's chip as it is confirmed (`ZoneTracker._read_more`); else 0. Not
+    # part of the contents.
     read_more: float = field(default=0.0, compare=False)
 
     @property

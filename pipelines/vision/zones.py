@@ -33,7 +33,7 @@ import itertools
 import math
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 import supervision as sv
@@ -106,6 +106,14 @@ class ChipSpread:
         a = math.radians(self.direction_deg)
         u = np.array([math.cos(a), math.sin(a)])
         return u, np.array([-u[1], u[0]])
+
+
+class NextPlaces(NamedTuple):
+    """The places a chip of a stack that the detector missed would take (`ZoneMapper._next_places`)."""
+
+    at: np.ndarray  # (N, 2) mm
+    owner: np.ndarray  # (N,) the stack each place is of
+    further: np.ndarray  # (N,) a row further than the stack's rows, not at a row's end
 
 
 @dataclass(frozen=True)
@@ -442,8 +450,9 @@ class ZoneMapper:
         # How sure each chip is: the detector's confidence, or the verifier's belief that a chip lies there where
         # it looked and that is higher (its full-resolution second look is a second witness).
         seen = np.fmax(conf, np.where(uncertain, np.nan, 1.0 - none))
-        edge = self._card_edge_room(stacks, centres[chip_idx], xyxy[card_idx])
-        under = self._under_chip_room(stacks, centres[chip_idx])
+        places = self._next_places(stacks, centres[chip_idx])
+        edge = self._card_edge_room(stacks, places, xyxy[card_idx])
+        under = self._under_chip_room(stacks, centres[chip_idx], places)
         for k, st in enumerate(stacks):
             if st.zone is None or k in off_row:
                 continue
@@ -458,14 +467,14 @@ class ZoneMapper:
             obs[st.zone].chips_under_room |= under[k]
         return _sorted(obs)
 
-    def _card_edge_room(self, stacks: list[ChipStackObs], pts: np.ndarray, cards_xyxy: np.ndarray) -> np.ndarray:
+    def _card_edge_room(self, stacks: list[ChipStackObs], places: NextPlaces, cards_xyxy: np.ndarray) -> np.ndarray:
         """For each stack, whether a chip of it the detector missed could lie over a card's edge: a place its
         rows' next chip would take (`_next_places`, a row further too) has `EDGE_CHIP_SHARE` of a chip's width on a
         card's box. A turned card's box is larger than the card, so no such place is ruled out that is not. All
         stacks' places are measured at once."""
         if not len(cards_xyxy) or not stacks:
             return np.zeros(len(stacks), bool)
-        at, owner = self._next_places(stacks, pts, rows_further=True)
+        at, owner, _ = places
         boxes = self._card_boxes_mm(cards_xyxy)
         reach = CHIP_MM / 2 - EDGE_CHIP_SHARE * CHIP_MM  # a place whose centre is this near a box
         near = _Outlines.of(boxes).distances(at).min(1) <= reach
@@ -474,14 +483,15 @@ class ZoneMapper:
                  & (y <= cards_xyxy[:, 3])).any(1)
         return np.bincount(owner[near], minlength=len(stacks)) > 0
 
-    def _under_chip_room(self, stacks: list[ChipStackObs], pts: np.ndarray) -> np.ndarray:
+    def _under_chip_room(self, stacks: list[ChipStackObs], pts: np.ndarray, places: NextPlaces) -> np.ndarray:
         """For each stack, whether a chip of it the detector missed could lie under another stack's chip: a chip of
         another stack lies within `UNDER_CHIP_REACH` of a chip's width of a place its rows' next chip would take
-        (`_next_places`; a King High $2 High laid against a $20 Seven, its bottom $1 hidden between the Seven's top
-        chip and its own top one). All stacks' places are measured at once."""
+        in one of its rows (`_next_places`; a King High $2 High laid against a $20 Seven, its bottom $1 hidden
+        between the Seven's top chip and its own top one). All stacks' places are measured at once."""
         if len(stacks) < 2:
             return np.zeros(len(stacks), bool)
-        at, owner = self._next_places(stacks, pts)
+        at, owner, further = places
+        at, owner = at[~further], owner[~further]
         chip_owner = np.full(len(pts), -1)
         for k, st in enumerate(stacks):
             chip_owner[list(st.members)] = k
@@ -489,21 +499,21 @@ class ZoneMapper:
         near = ((gap <= UNDER_CHIP_REACH * CHIP_MM) & (chip_owner[None] != owner[:, None])).any(1)
         return np.bincount(owner[near], minlength=len(stacks)) > 0
 
-    def _next_places(self, stacks: list[ChipStackObs], pts: np.ndarray, rows_further: bool = False
-                     ) -> tuple[np.ndarray, np.ndarray]:
+    def _next_places(self, stacks: list[ChipStackObs], pts: np.ndarray) -> NextPlaces:
         """Where a chip of each stack that the detector missed would lie (mm), with the stack each place is of: one
-        step before or after either end of each row and, with `rows_further` and every row full, a row further."""
+        step before or after either end of each row and, with every row full, a row further (marked as such)."""
         u, v = self.spread.axes
         step, pitch = self.spread.step_mm * u, self.spread.row_pitch_mm * v
-        places, owner = [], []
+        places, owner, further = [], [], []
         for k, st in enumerate(stacks):
             rows = st.rows or (st.members,)
             ends = [p for r in rows for p in (pts[r[0]] - step, pts[r[-1]] + step)]
-            if rows_further and all(len(r) >= self.spread.per_row for r in rows):
-                ends += [pts[rows[-1][0]] + pitch, pts[rows[0][0]] - pitch]
-            places += ends
-            owner += [k] * len(ends)
-        return np.asarray(places).reshape(-1, 2), np.asarray(owner, int)
+            more = [pts[rows[-1][0]] + pitch, pts[rows[0][0]] - pitch] if all(
+                len(r) >= self.spread.per_row for r in rows) else []
+            places += ends + more
+            owner += [k] * (len(ends) + len(more))
+            further += [False] * len(ends) + [True] * len(more)
+        return NextPlaces(np.asarray(places).reshape(-1, 2), np.asarray(owner, int), np.asarray(further, bool))
 
     def _card_boxes_mm(self, cards_xyxy: np.ndarray) -> list[np.ndarray]:
         """Each card box's corners on the felt (mm)."""
