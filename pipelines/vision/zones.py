@@ -487,7 +487,9 @@ class ZoneMapper:
         """For each stack, whether a chip of it the detector missed could lie under another stack's chip: a chip of
         another stack lies within `UNDER_CHIP_REACH` of a chip's width of a place its rows' next chip would take
         in one of its rows (`_next_places`; a King High $2 High laid against a $20 Seven, its bottom $1 hidden
-        between the Seven's top chip and its own top one). All stacks' places are measured at once."""
+        between the Seven's top chip and its own top one). What is laid later lies on top, so a payout's chip
+        cannot lie under its own wager's, laid before it (a Pick 2 $4 short pay laid against its $5 Ante was
+        sent to review for that room). All stacks' places are measured at once."""
         if len(stacks) < 2:
             return np.zeros(len(stacks), bool)
         at, owner, further = places
@@ -495,8 +497,11 @@ class ZoneMapper:
         chip_owner = np.full(len(pts), -1)
         for k, st in enumerate(stacks):
             chip_owner[list(st.members)] = k
+        zone = np.array([st.zone or "" for st in stacks] + [""], object)  # [-1]: a chip of no stack
+        laid_before = np.array([_spot(z) if z.endswith(".paid") else None for z in zone[:-1]], object)
         gap = np.linalg.norm(at[:, None] - pts[None], axis=-1)
-        near = ((gap <= UNDER_CHIP_REACH * CHIP_MM) & (chip_owner[None] != owner[:, None])).any(1)
+        other = (chip_owner[None] != owner[:, None]) & (zone[chip_owner][None] != laid_before[owner][:, None])
+        near = ((gap <= UNDER_CHIP_REACH * CHIP_MM) & other).any(1)
         return np.bincount(owner[near], minlength=len(stacks)) > 0
 
     def _next_places(self, stacks: list[ChipStackObs], pts: np.ndarray) -> NextPlaces:

@@ -616,3 +616,17 @@ def test_a_stack_says_whether_a_chip_of_it_missed_could_lie_under_another_stacks
     assert room(0.5)  # a chip there would be three quarters covered: unseen in the frames it was missed
     assert not room(0.9)  # the Seven's top chip would cover a tenth of it
     assert not room(None)
+
+
+def test_a_payout_has_no_room_under_its_own_wager_laid_before_it(oracle):
+    # Pick 2, held-out video: a $4 short pay laid against its $5 Ante was sent to review, a chip of it said to lie
+    # perhaps under the Ante's chip. What is laid later lies on top: the wager's chip can hide under its payout,
+    # never the payout's under the wager.
+    mapper, cam = _mapper("pick-2-poker")
+    wager, payout = (mapper.layout.zone(z).centre for z in ("seat2.ante", "seat2.ante.paid"))
+    scene = Scene(chips=[ChipStack([5], *wager), ChipStack([1, 1, 1, 1], *payout)])  # as the simulator lays them
+    _, labels = render(mapper.layout, scene, cam, np.random.default_rng(0), effects=False)
+    obs = mapper.observe(oracle(labels))
+    assert obs["seat2.ante"].chips == [5] and obs["seat2.ante.paid"].chips == [1, 1, 1, 1]
+    assert obs["seat2.ante"].chips_under_room  # the payout's first chip lies half a chip from the Ante's next place
+    assert not obs["seat2.ante.paid"].chips_under_room
