@@ -536,13 +536,17 @@ class RoundMachine:
         payout's, not from the dealer's hand. (A Pick 2 $150 Ante payout laid in line with its $250 wager read
         $250 from the moment the Play beside them went back, the wager $225: a short pay read as paid in full.
         A wager read back as locked as its payout grows is the hand leaving both: 3 of 50 3 Card Monster
-        rounds, perfect observations; one read as more is `_wager_moved_with_payout`'s.)"""
+        rounds, perfect observations; one read as more is `_wager_moved_with_payout`'s. A wager that fell before
+        its payout was seen at all lost no chip to it: its top chip went under the hand laying the payout, then
+        under the payout's first chip, and the payout grew as the hand left; 2 of 50 King High rounds, perfect
+        observations, the payout read right.)"""
         near = SAME_TIME_S * self.fps
         grew = next((f for f, v in p.steps if v == p.peak), None)
         if grew is None or p.peak == p.steps[0][1]:
             return None
         locked = ws.wager.amount - 0.005
-        fell = any(abs(f - grew) <= near and after < locked for f, _, after in ws.inst.changes_after(ws.lock))
+        fell = any(abs(f - grew) <= near and f >= p.start and after < locked
+                   for f, _, after in ws.inst.changes_after(ws.lock))
         return grew if fell and ws.inst.value_at(int(grew + near)) < locked else None
 
     def _payout_shrank(self, p: ChipInstance, live: LiveRound) -> int | None:
@@ -663,6 +667,13 @@ class RoundMachine:
             o is not ws and o.wager.seat == ws.wager.seat and o.settled_at == ws.settled_at
             and exp_order.get(o.key, 0) < exp_order.get(ws.key, 0) for o in done)}
 
+        # A stack of a box gone in the frame the hand came over a wager of that box it then paid was covered, and
+        # taken at some moment of the hand's stay: before or after the payout, the camera cannot say.
+        covered = {id(ws) for ws in done if ws.outcome != "win" and any(
+            o.wager.seat == ws.wager.seat and o.outcome == "win" and o.settled_at is not None
+            and any(gone == ws.settled_at and gone <= o.settled_at <= back + lag for gone, back in o.inst.hidden)
+            for o in done)}
+
         def too_close(a: WagerSeen, b: WagerSeen) -> bool:
             if a.wager.seat == b.wager.seat and (id(a) in gone_with or id(b) in gone_with):
                 return True
@@ -688,8 +699,9 @@ class RoundMachine:
                     out[i], out[i + 1] = b, a
                     changed = True
                     # Seen the other way round between two boxes (the hand moved from one to the
-                    # other): the order is in doubt. Within one box it is one sweep of the hand.
-                    if when(a) < when(b) and a.wager.seat != b.wager.seat:
+                    # other): the order is in doubt. Within one box it is one sweep of the hand, unless
+                    # a stack of it went under the hand that then paid (`covered`).
+                    if when(a) < when(b) and (a.wager.seat != b.wager.seat or {id(a), id(b)} & covered):
                         self._assumed_order.append((b.key, a.key))
                 elif unseen_between(a, b):
                     out[i], out[i + 1] = b, a

@@ -44,6 +44,24 @@ def test_one_boxes_settlements_keep_the_manual_order_without_doubt() -> None:
     assert [ws.wager.spot for ws in out] == ["suit", "high"] and m._assumed_order == []
 
 
+def test_a_loser_gone_as_the_hand_came_to_pay_its_box_leaves_the_order_unknown() -> None:
+    # King High, held-out video: seat 4's $10 Low paid before its losing $1 Suit was taken (a procedure fault;
+    # the manual takes losers first). The Suit went from view the frame the hand came over the Low, and the
+    # payout showed before the hand left: taken under the hand, before or after the payout.
+    def box(suit_gone: int) -> tuple[list[str], list]:
+        m = KingHighMachine("T1")
+        m._assumed_order = []
+        low, suit = _seen(4, "win", 496), _seen(4, "lose", suit_gone)
+        low.wager = low.wager.model_copy(update={"spot": "low"})
+        low.inst = ChipInstance("seat4.low", 0, [(0, 10.0)], hidden=[(492, 499)])
+        suit.wager = suit.wager.model_copy(update={"spot": "suit"})
+        out = m._in_dealer_order([low, suit], {(4, "suit", 1): 0, (4, "low", 1): 1})
+        return [ws.wager.spot for ws in out], m._assumed_order
+
+    assert box(492) == (["suit", "low"], [((4, "suit", 1), (4, "low", 1))])  # the manual's order, in doubt
+    assert box(490) == (["suit", "low"], [])  # taken before the hand covered the Low: one sweep, as the manual says
+
+
 
 def test_a_payout_revealed_in_stages_may_have_been_laid_after_those_seen_whole_just_then() -> None:
     from pipelines.rounds.three_card_monster import ThreeCardMonsterMachine
@@ -150,6 +168,9 @@ def test_a_payout_that_grows_as_its_wager_changes_is_a_regrouping_not_a_payout()
     # the wager changed, but long before or after the payout grew; or the payout never grew
     assert _regrouped([(0, 250.0), (60, 225.0)], [(113, 150.0), (136, 250.0)]) is None
     assert _regrouped([(0, 250.0), (136, 225.0)], [(113, 250.0), (136, 150.0)]) is None
+    # the wager fell before its payout was seen at all (its top chip under the hand laying the payout, then under
+    # the payout's first chip), and the payout grew as the hand left it: no chip went from one reading to the other
+    assert _regrouped([(0, 250.0), (112, 225.0)], [(113, 225.0), (116, 250.0)]) is None
 
 
 def _shrank(payout_steps: list[tuple[int, float]], end: int | None) -> int | None:
