@@ -454,6 +454,7 @@ class RoundMachine:
         exp_outcome = {(x.seat, x.spot, x.hand): x.outcome for x in expected}
         self._doubt_short_payouts(seen, expected, live)
         self._doubt_stacks_read_unsure(seen, expected, live)
+        self._doubt_payout_read_with_wager(seen, exp_outcome, live)
         exp_order = {(x.seat, x.spot, x.hand): x.order for x in expected}
         for ws in seen:
             if ws.outcome == "removed":
@@ -510,6 +511,21 @@ class RoundMachine:
         if end is not None and any(abs(f - end) <= near for f in dealt):
             _doubt_wager(live, ws, f"gone from view at frame {end} as a card was dealt to the seat (under the "
                                    "card?); its settlement was not seen")
+
+    @staticmethod
+    def _doubt_payout_read_with_wager(seen: list[WagerSeen], exp_outcome: dict[tuple[int, str, int], str],
+                                      live: LiveRound) -> None:
+        """A wager the rules say won, with no payout seen, that read more than was locked after its bets closed:
+        its payout, laid against it, may have been read with it, so an unpaid winner is not to be claimed (a King
+        High $2 Pokerpot read $5 as its $4 payout was laid, the fourth chip read in the Low Run beside it). A
+        wager grown so with a payout seen is a past-post's to judge, not this."""
+        for ws in seen:
+            if ws.outcome not in (None, "removed") or exp_outcome.get(ws.key) != "win":
+                continue
+            grew = next((f for f, _, after in ws.inst.changes_after(ws.lock) if after > ws.wager.amount + 0.005), None)
+            if grew is not None:
+                _doubt_wager(live, ws, f"won by the rules, no payout seen, and read as {ws.inst.value_at(grew):g} "
+                                       f"from frame {grew}: its payout may have been read with it")
 
     def _doubt_stacks_read_unsure(self, seen: list[WagerSeen], expected: list[Settlement], live: LiveRound) -> None:
         """A wager or payout whose total rests on a doubtful reading: a chip below the detector's confidence, or a

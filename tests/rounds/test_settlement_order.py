@@ -252,3 +252,24 @@ def test_a_short_payout_is_in_doubt_only_where_a_chip_of_it_could_hide() -> None
     assert doubt and notes == ["seat 4 ante (hand 0): payout read as 15, less than the rules pay, where a chip of it "
                                "could lie unseen (over a card's edge or under another stack's chip)"]
     assert doubted(False) == (False, [])
+
+
+def test_a_winner_read_more_after_its_bets_closed_with_no_payout_seen_is_in_doubt() -> None:
+    # King High, held-out video: a $2 Pokerpot won $4, laid against it and read with it ($5; its fourth chip read as a
+    # $1 Low Run beside it). With no payout seen it read as a push: an unpaid winner claimed that was paid.
+    def notes(steps: list[tuple[int, float]], outcome: str | None = None, rules: str = "win") -> list[str]:
+        live = LiveRound(start=0, last=400)
+        ws = WagerSeen(Wager(seat=6, spot="pokerpot", amount=2.0), ChipInstance("seat6.pokerpot", 7, steps), 100,
+                       "seat6.pokerpot.paid")
+        ws.outcome = outcome
+        KingHighMachine("T1")._doubt_payout_read_with_wager([ws], {ws.key: rules}, live)
+        return live.notes
+
+    assert notes([(7, 2.0), (345, 5.0)]) == [
+        "seat 6 pokerpot (hand 0): won by the rules, no payout seen, and read as 5 from frame 345: its payout may "
+        "have been read with it"]
+    assert notes([(7, 2.0), (345, 5.0)], outcome="removed")  # taken with it
+    assert notes([(7, 2.0)]) == []  # as locked to the end: an unpaid winner, for reconciliation to flag
+    assert notes([(7, 2.0), (60, 5.0)]) == []  # grown before its bets closed: a wager changed in time
+    assert notes([(7, 2.0), (345, 5.0)], rules="push") == []
+    assert notes([(7, 2.0), (345, 5.0)], outcome="win") == []  # a payout seen: the past-post's to judge
