@@ -684,7 +684,8 @@ class RoundMachine:
             and exp_order.get(o.key, 0) < exp_order.get(ws.key, 0) for o in done)}
 
         # A stack of a box gone in the frame the hand came over a wager of that box it then paid was covered, and
-        # taken at some moment of the hand's stay: before or after the payout, the camera cannot say.
+        # taken at some moment of the hand's stay: not before it was covered. Seen covered after the payout, it
+        # was taken after it; seen covered before, it may have been taken before or after, as the manual says.
         covered = {id(ws) for ws in done if ws.outcome != "win" and any(
             o.wager.seat == ws.wager.seat and o.outcome == "win" and o.settled_at is not None
             and any(gone == ws.settled_at and gone <= o.settled_at <= back + lag for gone, back in o.inst.hidden)
@@ -716,8 +717,8 @@ class RoundMachine:
                     changed = True
                     # Seen the other way round between two boxes (the hand moved from one to the
                     # other): the order is in doubt. Within one box it is one sweep of the hand, unless
-                    # a stack of it went under the hand that then paid (`covered`).
-                    if when(a) < when(b) and (a.wager.seat != b.wager.seat or {id(a), id(b)} & covered):
+                    # a stack of it went under the hand that had paid (`covered`).
+                    if when(a) < when(b) and (a.wager.seat != b.wager.seat or id(b) in covered):
                         self._assumed_order.append((b.key, a.key))
                 elif unseen_between(a, b):
                     out[i], out[i + 1] = b, a

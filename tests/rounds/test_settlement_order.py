@@ -47,19 +47,24 @@ def test_one_boxes_settlements_keep_the_manual_order_without_doubt() -> None:
 def test_a_loser_gone_as_the_hand_came_to_pay_its_box_leaves_the_order_unknown() -> None:
     # King High, held-out video: seat 4's $10 Low paid before its losing $1 Suit was taken (a procedure fault;
     # the manual takes losers first). The Suit went from view the frame the hand came over the Low, and the
-    # payout showed before the hand left: taken under the hand, before or after the payout.
-    def box(suit_gone: int) -> tuple[list[str], list]:
+    # payout showed before the hand left: taken under the hand, not before it went from view, so after the payout
+    # (which shows 8 frames after it is laid).
+    def box(suit_gone: int, paid_at: int = 496, pay_first: bool = False) -> tuple[list[str], list]:
         m = KingHighMachine("T1")
         m._assumed_order = []
-        low, suit = _seen(4, "win", 496), _seen(4, "lose", suit_gone)
+        low, suit = _seen(4, "win", paid_at), _seen(4, "lose", suit_gone)
         low.wager = low.wager.model_copy(update={"spot": "low"})
         low.inst = ChipInstance("seat4.low", 0, [(0, 10.0)], hidden=[(492, 499)])
         suit.wager = suit.wager.model_copy(update={"spot": "suit"})
-        out = m._in_dealer_order([low, suit], {(4, "suit", 1): 0, (4, "low", 1): 1})
+        manual = {(4, "low", 1): 0, (4, "suit", 1): 1} if pay_first else {(4, "suit", 1): 0, (4, "low", 1): 1}
+        out = m._in_dealer_order([low, suit], manual)
         return [ws.wager.spot for ws in out], m._assumed_order
 
     assert box(492) == (["suit", "low"], [((4, "suit", 1), (4, "low", 1))])  # the manual's order, in doubt
     assert box(490) == (["suit", "low"], [])  # taken before the hand covered the Low: one sweep, as the manual says
+    # a manual that pays first (3 Card Monster: the Ante paid, then the Monster taken), the loser covered just
+    # before the payout: taken then or later, as the manual says
+    assert box(492, paid_at=501, pay_first=True) == (["low", "suit"], [])
 
 
 
