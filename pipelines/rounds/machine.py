@@ -522,10 +522,11 @@ class RoundMachine:
         for ws in seen:
             if ws.outcome not in (None, "removed") or exp_outcome.get(ws.key) != "win":
                 continue
-            grew = next((f for f, _, after in ws.inst.changes_after(ws.lock) if after > ws.wager.amount + 0.005), None)
+            grew = next(((f, after) for f, _, after in ws.inst.changes_after(ws.lock)
+                         if after > ws.wager.amount + 0.005), None)
             if grew is not None:
-                _doubt_wager(live, ws, f"won by the rules, no payout seen, and read as {ws.inst.value_at(grew):g} "
-                                       f"from frame {grew}: its payout may have been read with it")
+                _doubt_wager(live, ws, f"won by the rules, no payout seen, and read as {grew[1]:g} from frame "
+                                       f"{grew[0]}: its payout may have been read with it")
 
     def _doubt_stacks_read_unsure(self, seen: list[WagerSeen], expected: list[Settlement], live: LiveRound) -> None:
         """A wager or payout whose total rests on a doubtful reading: a chip below the detector's confidence, or a

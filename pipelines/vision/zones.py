@@ -498,7 +498,7 @@ class ZoneMapper:
         for k, st in enumerate(stacks):
             chip_owner[list(st.members)] = k
         zone = np.array([st.zone or "" for st in stacks] + [""], object)  # [-1]: a chip of no stack
-        laid_before = np.array([_spot(z) if z.endswith(".paid") else None for z in zone[:-1]], object)
+        laid_before = np.array([_wager_of(z) for z in zone[:-1]], object)
         gap = np.linalg.norm(at[:, None] - pts[None], axis=-1)
         other = (chip_owner[None] != owner[:, None]) & (zone[chip_owner][None] != laid_before[owner][:, None])
         near = ((gap <= UNDER_CHIP_REACH * CHIP_MM) & other).any(1)
@@ -725,7 +725,7 @@ def _straddles(zone: str | None, chip_bet_zones: np.ndarray, at_spot_core: np.nd
     total is not to be trusted for either. A payout's chips over the edge of its own wager's spot are no
     such doubt (it is laid against the wager, and reaches into the spot once the wager has gone); a chip
     near that spot's centre is the wager's, read as one row with its payout."""
-    own = zone.removesuffix(".paid") if zone is not None and zone.endswith(".paid") else None
+    own = _wager_of(zone)
     return zone is not None and any(b and b != zone and (b != own or core)
                                     for b, core in zip(chip_bet_zones, at_spot_core, strict=True))
 
@@ -733,6 +733,11 @@ def _straddles(zone: str | None, chip_bet_zones: np.ndarray, at_spot_core: np.nd
 def _spot(zone: str) -> str:
     """The betting spot a chip zone belongs to: a payout zone (`X.paid`) is its wager's spot `X`."""
     return zone.removesuffix(".paid")
+
+
+def _wager_of(zone: str | None) -> str | None:
+    """A payout zone's (`X.paid`) wager zone `X`; None for any other zone."""
+    return _spot(zone) if zone is not None and zone.endswith(".paid") else None
 
 
 def _hollow_in_rows(stacks: list[ChipStackObs], uncertain: np.ndarray, none: np.ndarray,
