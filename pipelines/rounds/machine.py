@@ -696,7 +696,10 @@ class RoundMachine:
             if a.wager.seat == b.wager.seat and (id(a) in gone_with or id(b) in gone_with):
                 return True
             gap = max(when(a) - whole(b), when(b) - whole(a), 0.0)  # between the spans each may have been laid in
-            return gap <= (near if "win" in (a.outcome, b.outcome) else 1.0)
+            # Two stacks taken away are ordered by the frames they left view, unless they share a box: the hand
+            # sweeping it covers one on its way to take the other (a King High $1 Suit gone under the sleeve three
+            # frames before the $2 High the hand took first, then the Suit).
+            return gap <= (near if "win" in (a.outcome, b.outcome) or a.wager.seat == b.wager.seat else 1.0)
 
         laid_from = {id(ws): f for ws in done if (f := self._laid_unseen_from(ws)) is not None}
 

@@ -79,6 +79,10 @@ EDGE_CHIP_SHARE = 0.15
 # A chip missed could lie under another stack's chip within this share of a chip's width of its place: with its own
 # row's next chip a step (0.4 of a width) the other way, three quarters of it or more would be covered.
 UNDER_CHIP_REACH = 0.65
+# Two neighbouring spots' stacks in one line of chips are told apart where each, centred on its own spot, explains
+# the line's end on its side within this share of a step, and every box lies this near one of their places
+# (`ZoneMapper._stack_parts`); two places nearer than half a step show as one box, a payout's over its wager's.
+MEET_FIT_STEPS = 0.3
 CHIP_MM = 39.0  # a chip's width on the felt (the simulator's; the spread's defaults below are measured in it)
 # An unsure box inside a row (neither end) that the chip verifier leans `none` on at this or more is no chip.
 # On 16 held-out video sets (benchmarks/unsure_chips.py: every unsure box paired with the scripted scene's chips)
@@ -228,6 +232,26 @@ class ZoneMapper:
         self._chip_areas = np.array([g.area for g in self._chip_zones])
         self._bet_zones = [g for g in self._chip_zones if g.kind == "bet"]
         self._bet_centres = np.array([g.polygon.mean(axis=0) for g in self._bet_zones]).reshape(-1, 2)
+        self._meets = self._neighbour_spots()
+
+    def _neighbour_spots(self) -> np.ndarray:
+        """Pairs of chip spots whose stacks can meet in one line of chips: centres within `_lines`' tolerance across
+        the spread and at most two rows' length apart along it. Per pair: the first's and the second's place
+        along and across the spread (mm), and whether the second is the first's payout spot, whose stack is laid
+        later and lies on top. (A wager whose payout spot lies before it along the spread is the pair's second.)"""
+        u_ax, v_ax = self.spread.axes
+        spots = [g for g in self._chip_zones if g.kind in ("bet", "paid")]
+        centre = {g.name: g.polygon.mean(axis=0) for g in spots}
+        reach = 2 * self.spread.per_row * self.spread.step_mm
+        out = []
+        for a, b in itertools.combinations(spots, 2):
+            if a.kind == "paid" and b.kind == "paid":
+                continue
+            first, second = (a, b) if b.name == a.name + ".paid" or a.name != b.name + ".paid" else (b, a)
+            ca, cb = centre[first.name], centre[second.name]
+            if abs((cb - ca) @ v_ax) <= 0.3 * self.spread.row_pitch_mm and 0 < abs((cb - ca) @ u_ax) <= reach:
+                out.append((ca @ u_ax, ca @ v_ax, cb @ u_ax, cb @ v_ax, float(second.name == first.name + ".paid")))
+        return np.array(out, np.float64).reshape(-1, 5)
 
     # ------------------------------------------------------------------------------------ geometry
 
@@ -327,8 +351,36 @@ class ZoneMapper:
     def _rows(self, pts: np.ndarray, values: np.ndarray) -> list[list[int]]:
         """Chips on one line along the spread direction, each within ~one step of the next."""
         lines, u, v = self._lines(pts)
-        return [row for line in lines for row in _split_runs(line, u, v, values, self.spread.step_mm,
-                                                              self.spread.per_row)]
+        return [row for line in lines for part in self._stack_parts(line, u, v)
+                for row in _split_runs(part, u, v, values, self.spread.step_mm, self.spread.per_row)]
+
+    def _stack_parts(self, line: list[int], u: np.ndarray, v: np.ndarray) -> list[list[int]]:
+        """A line of chips cut where one spot's stack ends and a neighbouring spot's begins, when the two lie in
+        one run. Each stack is spread centred on its spot (the simulator's are), so the run's far end on each side
+        says how many chips that side's stack holds; where both fit and every box lies on one of their places,
+        the run is cut between the two (`_meeting`). Without it the run was cut where a row fills (five chips):
+        a King High $20 Low (four $5) and its $20 payout, centred 3.2 steps apart, read $25 and $10, the payout's
+        bottom chip lying over the wager's top one and showing as one box; a $15 Pokerpot and the $15 Seven
+        beside it read $25 and $5. The wager chip under its payout leaves the wager read a chip short while the
+        payout stays (the round machine keeps the amount locked before, `RoundMachine._wager_hidden_by_payout`)."""
+        step, tol = self.spread.step_mm, 0.3 * self.spread.row_pitch_mm
+        if len(line) < 2 or not len(self._meets):
+            return [line]
+        lu, lv = u[line], v[line]
+        starts = [0, *(np.flatnonzero(np.diff(lu) >= 1.4 * step) + 1)]
+        cuts: list[int] = []
+        for a, b in zip(starts, [*starts[1:], len(line)], strict=True):
+            if b - a < 2:
+                continue
+            m = self._meets
+            lo, hi = lu[a] - step / 2, lu[b - 1] + step / 2
+            near = ((np.abs(m[:, [1, 3]] - float(np.mean(lv[a:b]))).max(axis=1) <= tol)
+                    & (m[:, [0, 2]] >= lo).all(axis=1) & (m[:, [0, 2]] <= hi).all(axis=1))
+            fits = [f for wu, _, pu, _, on_top in m[near]
+                    if (f := _meeting(lu[a:b], wu, pu, step, self.spread.per_row, bool(on_top))) is not None]
+            if fits:
+                cuts.append(a + min(fits)[1])
+        return [line[i:j] for i, j in itertools.pairwise([0, *cuts, len(line)])]
 
     def _bridges(self, pts: np.ndarray, none: np.ndarray) -> set[int]:
         """Boxes the chip verifier leans `none` on at `BRIDGE_NONE` or more that lie between two lines of chips
@@ -781,6 +833,36 @@ def _may_follow(chain: list[list[int]], per_row: int) -> bool:
     and then). A short row with a full one a pitch further on (a King High wager with its payout laid
     beside it) is two stacks."""
     return all(len(r) >= per_row - 1 for r in chain)
+
+
+def _meeting(run_u: np.ndarray, first: float, second: float, step: float, per_row: int,
+             on_top: bool) -> tuple[float, int] | None:
+    """How a run of chips (places along the spread, sorted) parts into a stack centred at `first` and one centred
+    at `second`: (how far the run's ends lie off the two's places, in steps; the number of chips before the cut),
+    or None where the two do not explain the run better than one stack: each at most a row, every box on a
+    place, none left over; one place shared (one box for two chips) only where the second lies `on_top` (a
+    payout over its wager's top chip)."""
+    x, w, p = (run_u, first, second) if second > first else (-run_u[::-1], -first, -second)
+    if len(x) <= per_row and min(abs((x[0] + x[-1]) / 2 - c) for c in (w, p)) <= MEET_FIT_STEPS * step / 2:
+        return None  # one stack centred on either spot
+    fw, fp = 2 * (w - x[0]) / step + 1, 2 * (x[-1] - p) / step + 1
+    nw, np_ = round(fw), round(fp)
+    off = max(abs(fw - nw), abs(fp - np_))
+    if not (1 <= nw <= per_row and 1 <= np_ <= per_row) or off > MEET_FIT_STEPS:
+        return None
+    top, bottom = w + (nw - 1) * step / 2, p - (np_ - 1) * step / 2
+    shared = bottom - top < 0.5 * step
+    if bottom - top <= -0.5 * step or (shared and not on_top):
+        return None
+    wager = w + (np.arange(nw) - (nw - 1) / 2) * step
+    payout = p + (np.arange(np_) - (np_ - 1) / 2) * step
+    places = np.concatenate([wager[:-1] if shared else wager, payout])
+    if len(places) != len(x) or np.abs(np.sort(places) - x).max() > MEET_FIT_STEPS * step:
+        return None
+    cut = int(np.sum(x < min((top + bottom) / 2, bottom - 0.35 * step)))
+    if not 0 < cut < len(x):
+        return None
+    return off, cut if second > first else len(x) - cut
 
 
 def _split_runs(line: list[int], u: np.ndarray, v: np.ndarray, values: np.ndarray, step: float,

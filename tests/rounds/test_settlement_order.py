@@ -44,6 +44,23 @@ def test_one_boxes_settlements_keep_the_manual_order_without_doubt() -> None:
     assert [ws.wager.spot for ws in out] == ["suit", "high"] and m._assumed_order == []
 
 
+def test_two_losers_of_one_box_gone_close_together_keep_the_manual_order() -> None:
+    # King High, held-out video: seat 7's $1 Suit went under the dealer's sleeve three frames before the $2 High
+    # left view, though the dealer took the High first (frame 57) and the Suit after (61), as the manual says.
+    def order(suit_gone: int, high_seat: int = 7) -> list[str]:
+        m = KingHighMachine("T1")
+        m._assumed_order = []
+        high, suit = _seen(high_seat, "lose", 55), _seen(7, "lose", suit_gone)
+        suit.wager = suit.wager.model_copy(update={"spot": "suit"})
+        out = m._in_dealer_order([suit, high], {(high_seat, "high", 1): 0, (7, "suit", 1): 1})
+        assert m._assumed_order == []
+        return [f"{ws.wager.seat}{ws.wager.spot}" for ws in out]
+
+    assert order(52) == ["7high", "7suit"]
+    assert order(45) == ["7suit", "7high"]  # a second apart: as seen (a procedure fault to flag)
+    assert order(52, high_seat=6) == ["7suit", "6high"]  # two boxes: the hand moved from one to the other
+
+
 def test_a_loser_gone_as_the_hand_came_to_pay_its_box_leaves_the_order_unknown() -> None:
     # King High, held-out video: seat 4's $10 Low paid before its losing $1 Suit was taken (a procedure fault;
     # the manual takes losers first). The Suit went from view the frame the hand came over the Low, and the

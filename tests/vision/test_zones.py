@@ -630,3 +630,30 @@ def test_a_payout_has_no_room_under_its_own_wager_laid_before_it(oracle):
     assert obs["seat2.ante"].chips == [5] and obs["seat2.ante.paid"].chips == [1, 1, 1, 1]
     assert obs["seat2.ante"].chips_under_room  # the payout's first chip lies half a chip from the Ante's next place
     assert not obs["seat2.ante.paid"].chips_under_room
+
+
+@pytest.mark.parametrize(("n_wager", "n_payout"), [(4, 4), (3, 4), (4, 3), (2, 5)])
+def test_a_wager_and_its_payout_in_one_run_part_where_each_centred_on_its_spot_ends(n_wager, n_payout):
+    # King High, held-out video: a $20 Low (four $5) and its $20 payout, each spread centred on its spot 3.2 steps
+    # apart, lie in one run on one line, the payout's bottom chip over the wager's top one (one box for the two).
+    # Cut where a row fills (five chips), they read $25 and $10.
+    mapper, _ = _mapper("king-high")
+    step = mapper.spread.step_mm
+    wager = chip_positions(ChipStack([5] * n_wager, *mapper.layout.zone("seat6.low").centre))
+    payout = chip_positions(ChipStack([5] * n_payout, *mapper.layout.zone("seat6.low.paid").centre))
+    shared = np.linalg.norm(np.subtract(wager[-1], payout[0])) < 0.5 * step
+    pts = np.array((wager[:-1] if shared else wager) + payout)
+    pts += np.random.default_rng(n_wager * 10 + n_payout).normal(0, 1.5, pts.shape)  # the detector's jitter
+    got = {st.zone: len(st.members) for st in mapper.group_stacks(pts, np.full(len(pts), 5.0))}
+    assert got == {"seat6.low": n_wager - shared, "seat6.low.paid": n_payout}
+
+
+def test_a_run_the_wager_and_payout_places_do_not_explain_is_cut_as_before():
+    # A box past the payout's top (a phantom) leaves the run's end off the payout's places: no cut by spots.
+    mapper, _ = _mapper("king-high")
+    u, _ = mapper.spread.axes
+    step = mapper.spread.step_mm
+    wager = chip_positions(ChipStack([5] * 4, *mapper.layout.zone("seat6.low").centre))
+    payout = chip_positions(ChipStack([5] * 4, *mapper.layout.zone("seat6.low.paid").centre))
+    pts = np.array(wager[:-1] + payout + [tuple(np.add(payout[-1], 0.5 * step * u))])
+    assert sorted(len(st.members) for st in mapper.group_stacks(pts, np.full(len(pts), 5.0))) == [3, 5]
