@@ -83,6 +83,9 @@ UNDER_CHIP_REACH = 0.65
 # the line's end on its side within this share of a step, and every box lies this near one of their places
 # (`ZoneMapper._stack_parts`); two places nearer than half a step show as one box, a payout's over its wager's.
 MEET_FIT_STEPS = 0.3
+# ... and where each part's chips lie across the spread within this of their spot's centre (the detector's jitter is
+# about 2.5 mm; two spots whose stacks meet lie up to half a row pitch apart across).
+SPOT_ACROSS_MM = 6.0
 CHIP_MM = 39.0  # a chip's width on the felt (the simulator's; the spread's defaults below are measured in it)
 # An unsure box inside a row (neither end) that the chip verifier leans `none` on at this or more is no chip.
 # On 16 held-out video sets (benchmarks/unsure_chips.py: every unsure box paired with the scripted scene's chips)
@@ -235,8 +238,8 @@ class ZoneMapper:
         self._meets = self._neighbour_spots()
 
     def _neighbour_spots(self) -> np.ndarray:
-        """Pairs of chip spots whose stacks can meet in one line of chips: centres within `_lines`' tolerance across
-        the spread and at most two rows' length apart along it. Per pair: the first's and the second's place
+        """Pairs of chip spots whose stacks can meet in one line of chips: centres at most half a row pitch apart
+        across the spread and two rows' length along it. Per pair: the first's and the second's place
         along and across the spread (mm), and whether the second is the first's payout spot, whose stack is laid
         later and lies on top. (A wager whose payout spot lies before it along the spread is the pair's second.)"""
         u_ax, v_ax = self.spread.axes
@@ -249,7 +252,7 @@ class ZoneMapper:
                 continue
             first, second = (a, b) if b.name == a.name + ".paid" or a.name != b.name + ".paid" else (b, a)
             ca, cb = centre[first.name], centre[second.name]
-            if abs((cb - ca) @ v_ax) <= 0.3 * self.spread.row_pitch_mm and 0 < abs((cb - ca) @ u_ax) <= reach:
+            if abs((cb - ca) @ v_ax) <= 0.5 * self.spread.row_pitch_mm and 0 < abs((cb - ca) @ u_ax) <= reach:
                 out.append((ca @ u_ax, ca @ v_ax, cb @ u_ax, cb @ v_ax, float(second.name == first.name + ".paid")))
         return np.array(out, np.float64).reshape(-1, 5)
 
@@ -363,24 +366,52 @@ class ZoneMapper:
         bottom chip lying over the wager's top one and showing as one box; a $15 Pokerpot and the $15 Seven
         beside it read $25 and $5. The wager chip under its payout leaves the wager read a chip short while the
         payout stays (the round machine keeps the amount locked before, `RoundMachine._wager_hidden_by_payout`)."""
-        step, tol = self.spread.step_mm, 0.3 * self.spread.row_pitch_mm
-        if len(line) < 2 or not len(self._meets):
-            return [line]
-        lu, lv = u[line], v[line]
-        starts = [0, *(np.flatnonzero(np.diff(lu) >= 1.4 * step) + 1)]
-        cuts: list[int] = []
-        for a, b in zip(starts, [*starts[1:], len(line)], strict=True):
-            if b - a < 2:
-                continue
-            m = self._meets
-            lo, hi = lu[a] - step / 2, lu[b - 1] + step / 2
-            near = ((np.abs(m[:, [1, 3]] - float(np.mean(lv[a:b]))).max(axis=1) <= tol)
-                    & (m[:, [0, 2]] >= lo).all(axis=1) & (m[:, [0, 2]] <= hi).all(axis=1))
-            fits = [f for wu, _, pu, _, on_top in m[near]
-                    if (f := _meeting(lu[a:b], wu, pu, step, self.spread.per_row, bool(on_top))) is not None]
-            if fits:
-                cuts.append(a + min(fits)[1])
+        cuts = [run[0] + cut for run in self._gap_runs(line, u)
+                if (cut := self._spots_cut(run, line, u, v)) is not None]
         return [line[i:j] for i, j in itertools.pairwise([0, *cuts, len(line)])]
+
+    def _gap_runs(self, line: list[int], u: np.ndarray) -> list[range]:
+        """A line's runs (positions in it): chips less than 1.4 steps apart along the spread."""
+        starts = [0, *(np.flatnonzero(np.diff(u[line]) >= 1.4 * self.spread.step_mm) + 1)]
+        return [range(a, b) for a, b in zip(starts, [*starts[1:], len(line)], strict=True)]
+
+    def _spots_cut(self, run: range | list[int], line: list[int], u: np.ndarray, v: np.ndarray) -> int | None:
+        """Where the chips `line[k] for k in run` part into two neighbouring spots' stacks that explain them all
+        (`_meeting`), as a count of chips before the cut; None where no pair of spots does."""
+        if len(run) < 2 or not len(self._meets):
+            return None
+        step, m = self.spread.step_mm, self._meets
+        ru, rv = u[[line[k] for k in run]], v[[line[k] for k in run]]
+        near = ((m[:, [1, 3]] >= rv.min() - SPOT_ACROSS_MM).all(axis=1)
+                & (m[:, [1, 3]] <= rv.max() + SPOT_ACROSS_MM).all(axis=1)
+                & (m[:, [0, 2]] >= ru[0] - step / 2).all(axis=1) & (m[:, [0, 2]] <= ru[-1] + step / 2).all(axis=1))
+        fits = []
+        for wu, wv, pu, pv, on_top in m[near]:
+            f = _meeting(ru, wu, pu, step, self.spread.per_row, bool(on_top))
+            if f is None:
+                continue
+            lo, hi = (wv, pv) if pu > wu else (pv, wv)  # across, the spots of the run's first and second part
+            if max(abs(float(np.mean(rv[:f[1]])) - lo), abs(float(np.mean(rv[f[1]:])) - hi)) <= SPOT_ACROSS_MM:
+                fits.append(f)
+        return min(fits)[1] if fits else None
+
+    def _ghosts_between_spots(self, pts: np.ndarray, uncertain: np.ndarray) -> set[int]:
+        """Boxes read below the detector's confidence without which their run of chips is just two neighbouring
+        spots' stacks (`_spots_cut`), and with which it is not: such a box lies on no place of either. A 3 Card
+        Monster $10 Ante beside the $400 Monster read $110 for a box between the two that the chip verifier leaned
+        `none` on at 0.89, in most frames of the round. (A chip missing or added re-centres its stack, and a real
+        chip dropped from a stack leaves its place empty or moves an end: neither fits.)"""
+        if not uncertain.any() or not len(self._meets):
+            return set()
+        lines, u, v = self._lines(pts)
+        out: set[int] = set()
+        for line in lines:
+            for run in self._gap_runs(line, u):
+                unsure = [k for k in run if uncertain[line[k]]]
+                if not unsure or len(run) < 3 or self._spots_cut(run, line, u, v) is not None:
+                    continue
+                out |= {line[k] for k in unsure if self._spots_cut([j for j in run if j != k], line, u, v) is not None}
+        return out
 
     def _bridges(self, pts: np.ndarray, none: np.ndarray) -> set[int]:
         """Boxes the chip verifier leans `none` on at `BRIDGE_NONE` or more that lie between two lines of chips
@@ -487,7 +518,8 @@ class ZoneMapper:
         none = np.asarray(data.get("chip_none", np.full(n, np.nan)), np.float64)
         lasting = self.lasting.update(centres[chip_idx], none[chip_idx])
         hollow = (_hollow_in_rows(stacks, uncertain[chip_idx], none[chip_idx], lasting)
-                  | self._bridges(centres[chip_idx], none[chip_idx]))
+                  | self._bridges(centres[chip_idx], none[chip_idx])
+                  | self._ghosts_between_spots(centres[chip_idx], uncertain[chip_idx]))
         if hollow:
             chip_idx = np.delete(chip_idx, sorted(hollow))
             stacks = self.group_stacks(centres[chip_idx], chip_vals[chip_idx])

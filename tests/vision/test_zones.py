@@ -657,3 +657,20 @@ def test_a_run_the_wager_and_payout_places_do_not_explain_is_cut_as_before():
     payout = chip_positions(ChipStack([5] * 4, *mapper.layout.zone("seat6.low.paid").centre))
     pts = np.array(wager[:-1] + payout + [tuple(np.add(payout[-1], 0.5 * step * u))])
     assert sorted(len(st.members) for st in mapper.group_stacks(pts, np.full(len(pts), 5.0))) == [3, 5]
+
+
+def test_an_unsure_box_on_no_place_of_two_neighbouring_spots_stacks_is_no_chip():
+    # 3 Card Monster, held-out video (set F, seed 10633, frame 300): a $10 Ante (two $5) beside the $400 Monster
+    # (four $100), and an unsure $100 box between them, along and across: read as the Ante's bottom chip, the Ante
+    # read $110 in most frames. The boxes' centres as read, mm along and across the spread from the Ante's centre.
+    mapper, _ = _mapper("3-card-monster")
+    u, v = mapper.spread.axes
+    seen = [(-88, -14), (-70, -14), (-55, -14), (-40, -11), (-19, -4), (-6, 0), (9, 0)]
+    pts = np.array([np.add(mapper.layout.zone("seat6.ante").centre, a * u + b * v) for a, b in seen])
+    unsure = np.zeros(len(pts), bool)
+    unsure[4] = True
+    assert mapper._ghosts_between_spots(pts, unsure) == {4}
+    assert mapper._ghosts_between_spots(pts, np.zeros(len(pts), bool)) == set()  # a sure box stays
+    unsure = np.zeros(len(pts) - 1, bool)
+    unsure[5] = True  # without the ghost, the Ante's own top chip read unsure: on its place, a chip
+    assert mapper._ghosts_between_spots(np.delete(pts, 4, axis=0), unsure) == set()
