@@ -453,6 +453,7 @@ class RoundMachine:
             expected = []
         exp_outcome = {(x.seat, x.spot, x.hand): x.outcome for x in expected}
         self._doubt_short_payouts(seen, expected, live)
+        self._paid_wagers_read_later(seen, expected, live)
         self._doubt_stacks_read_unsure(seen, expected, live)
         self._doubt_payout_read_with_wager(seen, exp_outcome, live)
         exp_order = {(x.seat, x.spot, x.hand): x.order for x in expected}
@@ -511,6 +512,31 @@ class RoundMachine:
         if end is not None and any(abs(f - end) <= near for f in dealt):
             _doubt_wager(live, ws, f"gone from view at frame {end} as a card was dealt to the seat (under the "
                                    "card?); its settlement was not seen")
+
+    @staticmethod
+    def _paid_wagers_read_later(seen: list[WagerSeen], expected: list[Settlement], live: LiveRound) -> None:
+        """A winning wager read with doubt only once its payout showed, read surely as the rules pay: what it read
+        then is no fact of the round (its amount is the one locked, its settlement the payout, and a change after
+        the payout is no past-post or pinch), so the doubt goes. The payout's first chip over the wager's top one
+        leaves the chip below it half covered, read now and then (a King High $20 High read $15 and $10 by turns
+        beside its $20 payout)."""
+        net = {(x.seat, x.spot, x.hand): x.net for x in expected}
+        for ws in seen:
+            p = ws.payout
+            if (ws.outcome != "win" or p is None or p.uncertain or ws.key not in net
+                    or abs(ws.paid - net[ws.key]) >= 0.005 or _doubted(live, ws)):
+                continue
+            end = ws.inst.end if ws.inst.end is not None else live.last + 1
+            later = [n for n in live.notes if (f := _observation_frame(n, ws.inst.zone)) is not None
+                     and p.start <= f <= end]
+            ws.inst.doubtful -= {f for f in ws.inst.doubtful if f >= p.start}
+            if not later or ws.inst.uncertain:
+                continue
+            for n in later:
+                live.notes.remove(n)
+            ws.uncertain = False
+            live.note(f"inferred: seat {ws.key[0]} {ws.key[1]} (hand {ws.key[2]}): read with doubt only once its "
+                      f"payout of {ws.paid:g} showed (frame {p.start}), read surely as the rules pay")
 
     @staticmethod
     def _doubt_payout_read_with_wager(seen: list[WagerSeen], exp_outcome: dict[tuple[int, str, int], str],
@@ -776,6 +802,20 @@ class RoundMachine:
         raw.append((live.last, 9, dict(type="round_complete")))
         raw.sort(key=lambda t: (t[0], t[1]))
         return [TableEvent(seq=i, frame=max(0, f), **fields) for i, (f, _, fields) in enumerate(raw)]
+
+
+def _doubted(live: LiveRound, ws: WagerSeen) -> bool:
+    """The round's notes already doubt this wager (`_doubt_wager`)."""
+    return any(n.startswith(f"seat {ws.key[0]} {ws.key[1]} (hand {ws.key[2]}): ") for n in live.notes)
+
+
+def _observation_frame(note: str, zone: str) -> int | None:
+    """The frame of a tracker's "uncertain observation in ZONE at frame F" note about `zone`, else None."""
+    head = f"uncertain observation in {zone} at frame "
+    if not note.startswith(head):
+        return None
+    digits = note[len(head):].split(":", 1)[0]
+    return int(digits) if digits.isdigit() else None
 
 
 def _doubt_wager(live: LiveRound, ws: WagerSeen, why: str) -> None:

@@ -295,3 +295,26 @@ def test_a_winner_read_more_after_its_bets_closed_with_no_payout_seen_is_in_doub
     assert notes([(7, 2.0), (60, 5.0)]) == []  # grown before its bets closed: a wager changed in time
     assert notes([(7, 2.0), (345, 5.0)], rules="push") == []
     assert notes([(7, 2.0), (345, 5.0)], outcome="win") == []  # a payout seen: the past-post's to judge
+
+
+def test_a_winner_read_with_doubt_only_once_its_payout_showed_as_the_rules_pay_is_no_doubt() -> None:
+    # King High, held-out video: a $20 High read $15 and $10 by turns, with doubt, once its $20 payout lay over its
+    # top chip; the payout was read surely as the rules pay.
+    def settle(doubt_at: int, paid: float = 20.0) -> tuple[bool, list[str]]:
+        w = Wager(seat=7, spot="high", hand=2, amount=20.0)
+        inst = ChipInstance("seat7.high", 392, [(392, 20.0), (443, 15.0)], doubtful={443})
+        ws = WagerSeen(w, inst, 402, "seat7.high.paid", outcome="win", paid=paid, uncertain=True)
+        ws.payout = ChipInstance("seat7.high.paid", 438, [(438, paid)])
+        live = LiveRound(start=0, last=460)
+        live.note(f"uncertain observation in seat7.high at frame {doubt_at}: its stack read confidently as other "
+                  "totals in most of the last 20 frames")
+        rule = Settlement(seat=7, spot="high", hand=2, wagered=20.0, amount=20.0, outcome="win", net=20.0,
+                          line="high", order=1, rule="test")
+        KingHighMachine._paid_wagers_read_later([ws], [rule], live)
+        return ws.uncertain, [n for n in live.notes if not n.startswith("inferred")]
+
+    assert settle(447) == (False, [])
+    uncertain, notes = settle(420)  # in doubt before its payout showed: its amount may rest on it
+    assert uncertain and notes and "frame 420" in notes[0]
+    uncertain, notes = settle(447, paid=15.0)  # a payout short of the rules: what lay beside it still counts
+    assert uncertain and notes
