@@ -396,21 +396,32 @@ class ZoneMapper:
         return min(fits)[1] if fits else None
 
     def _ghosts_between_spots(self, pts: np.ndarray, uncertain: np.ndarray) -> set[int]:
-        """Boxes read below the detector's confidence without which their run of chips is just two neighbouring
-        spots' stacks (`_spots_cut`), and with which it is not: such a box lies on no place of either. A 3 Card
-        Monster $10 Ante beside the $400 Monster read $110 for a box between the two that the chip verifier leaned
-        `none` on at 0.89, in most frames of the round. (A chip missing or added re-centres its stack, and a real
-        chip dropped from a stack leaves its place empty or moves an end: neither fits.)"""
-        if not uncertain.any() or not len(self._meets):
+        """Boxes without which their run of chips is just two neighbouring spots' stacks (`_spots_cut`), and with
+        which it is not: such a box lies on no place of either. A box read below the detector's confidence may lie
+        anywhere in the run; a sure one only between the two stacks, apart from both, where the detector draws a
+        box over the gap between one's top chip and the other's bottom one. (A sure box at another's place along
+        the run is a chip left in view by the stack laid over it, off its line.) A 3 Card Monster $10 Ante beside
+        the $400 Monster read $110 for an unsure box between the two (the chip verifier leaned `none` on it at
+        0.89); a $20 Ante with its $15 payout (a true short pay) read $25 for a sure box in the gap in half the
+        frames, and the payout's chip seemed counted with it. (A chip missing or added re-centres its stack, and a
+        real chip dropped from a stack leaves its place empty or moves an end: neither fits.)"""
+        if not len(self._meets) or len(pts) < 3:
             return set()
         lines, u, v = self._lines(pts)
         out: set[int] = set()
         for line in lines:
             for run in self._gap_runs(line, u):
-                unsure = [k for k in run if uncertain[line[k]]]
-                if not unsure or len(run) < 3 or self._spots_cut(run, line, u, v) is not None:
+                if len(run) < 3 or self._spots_cut(run, line, u, v) is not None:
                     continue
-                out |= {line[k] for k in unsure if self._spots_cut([j for j in run if j != k], line, u, v) is not None}
+                ru = u[[line[k] for k in run]]
+                gaps = np.minimum(np.diff(ru, prepend=-np.inf), np.diff(ru, append=np.inf))
+                apart = gaps >= 0.4 * self.spread.step_mm
+                for j, k in enumerate(run):
+                    if not uncertain[line[k]] and (j in (0, len(run) - 1) or not apart[j]):
+                        continue
+                    cut = self._spots_cut([i for i in run if i != k], line, u, v)
+                    if cut is not None and (uncertain[line[k]] or cut == j):
+                        out.add(line[k])
         return out
 
     def _bridges(self, pts: np.ndarray, none: np.ndarray) -> set[int]:
