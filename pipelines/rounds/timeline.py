@@ -357,6 +357,12 @@ class CardZone:
                                         read_at=frame, at=spots[pos])))
         more_down = max(0, down_seen - len(hidden_down))
         for pos in down_at[len(down_at) - more_down:] if more_down else []:  # dealt left to right: new ones last
+            if misread and _mm((near := _nearest(misread, spots[pos])).at, spots[pos]) <= REREAD_MM:
+                # A known face-up card out of view, in its own place, read as a back: dealt cards are not turned
+                # back down, so it is that card under the dealer's hand (a High Tie Qd read as a back for four
+                # frames as the hand dealt the next card, and taken for a fourth card the seat never had).
+                misread.remove(near)
+                continue
             added.append((pos, Slot(0, self.name, None, False, frame, uncertain=state.uncertain, back=backs[pos],
                                     at=spots[pos])))
         if table_order:

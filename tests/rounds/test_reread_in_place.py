@@ -53,3 +53,22 @@ def test_a_known_card_misread_where_it_lies_corrects_that_card():
     _feed(zone, (10, _row(("Ah", 100), ("Kd", 160), ("7c", 220), ("2s", 280))),
           (20, _row(("8c", 220 + REREAD_MM / 2), ("2s", 280))))
     assert [s.card for s in zone.slots] == ["Ah", "Kd", "8c", "2s"]
+
+
+def test_a_known_face_up_card_read_as_a_back_in_its_own_place_is_no_new_card():
+    # Held-out High Tie video (set G, seed 10662, round 7321dac4, seat 4): the Qd read as a back for four frames,
+    # 7 mm from where it lay, as the dealer's hand dealt the Jd beside it; taken as a fourth card face down.
+    zone = CardZone("seat4.cards")
+    back_at = ZoneState(cards=((None, False), ("Jd", True)), spots=((899.0, 654.0), (961.0, 657.0)))
+    _feed(zone, (217, ZoneState(cards=(("3h", True), ("Qd", True)), spots=((823.0, 656.0), (893.0, 658.0)))),
+          (258, ZoneState(cards=(("3h", True), ("Qd", True), ("Jd", True)),
+                          spots=((823.0, 656.0), (893.0, 658.0), (961.0, 658.0)))),
+          (262, back_at),
+          (267, ZoneState(cards=(("3h", True), ("Qd", True), ("Jd", True)),
+                          spots=((823.0, 656.0), (893.0, 658.0), (961.0, 658.0)))))
+    assert [(s.card, s.face_up) for s in zone.slots] == [("3h", True), ("Qd", True), ("Jd", True)]
+    # A back away from every known card is a card dealt face down.
+    elsewhere = CardZone("seat4.cards")
+    _feed(elsewhere, (217, ZoneState(cards=(("3h", True), ("Qd", True)), spots=((823.0, 656.0), (893.0, 658.0)))),
+          (262, ZoneState(cards=(("3h", True), (None, False)), spots=((823.0, 656.0), (961.0, 654.0)))))
+    assert [(s.card, s.face_up) for s in elsewhere.slots] == [("3h", True), ("Qd", True), (None, False)]
