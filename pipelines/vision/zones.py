@@ -236,6 +236,7 @@ class ZoneMapper:
         self._bet_zones = [g for g in self._chip_zones if g.kind == "bet"]
         self._bet_centres = np.array([g.polygon.mean(axis=0) for g in self._bet_zones]).reshape(-1, 2)
         self._meets = self._neighbour_spots()
+        self._spot_u = {g.name: float(g.polygon.mean(axis=0) @ self.spread.axes[0]) for g in self._chip_zones}
 
     def _neighbour_spots(self) -> np.ndarray:
         """Pairs of chip spots whose stacks can meet in one line of chips: centres at most half a row pitch apart
@@ -693,7 +694,8 @@ class ZoneMapper:
         box lies a few mm off, or a chip slid off the stack, lands in the next spot as a wager of its own: on
         held-out King High video a 4 × $100 stack whose top chip's box lay 10 mm off read as $300 and $100 in the
         next spot, sure of both. Which spot the chip is in is a guess, so both spots are read with doubt. A
-        payout beside its own wager is no such guess (laid there on purpose, and read as the payout)."""
+        payout beside its own wager is no such guess (laid there on purpose, and read as the payout), nor is a chip
+        where the two spots' stacks, each centred on its spot, account for it (`_each_on_its_spot`)."""
         u_ax, v_ax = self.spread.axes
         u, v = pts @ u_ax, pts @ v_ax
         step, v_tol = self.spread.step_mm, 0.3 * self.spread.row_pitch_mm
@@ -710,9 +712,17 @@ class ZoneMapper:
                     # past the row's top (values never rise along it) or before its bottom (never fall)
                     past = u[m] - u[row[-1]] if values[m] <= values[row[-1]] else -np.inf
                     before = u[row[0]] - u[m] if values[m] >= values[row[0]] else -np.inf
-                    if 1.4 * step <= max(past, before) <= 2.0 * step:
+                    if 1.4 * step <= max(past, before) <= 2.0 * step and not self._each_on_its_spot(
+                            np.sort(u[[*row, m]]), st.zone, lone.zone):
                         out |= {lone.zone, st.zone}
         return out
+
+    def _each_on_its_spot(self, run_u: np.ndarray, a: str, b: str) -> bool:
+        """The chips of `run_u` (places along the spread, sorted) are just spot `a`'s stack and spot `b`'s, each
+        centred on its spot (`_meeting`): a King High $40 Pokerpot and the $5 Seven 1.6 steps past its top."""
+        ca, cb = self._spot_u.get(a), self._spot_u.get(b)
+        return (ca is not None and cb is not None
+                and _meeting(run_u, ca, cb, self.spread.step_mm, self.spread.per_row, False) is not None)
 
     def _gapped(self, stacks: list[ChipStackObs], pts: np.ndarray, skip: set[int]) -> set[str]:
         """Zones holding two stacks on one line with a gap of `GAPPED_STEPS` between the end of one and the start of

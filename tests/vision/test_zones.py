@@ -678,3 +678,22 @@ def test_a_box_on_no_place_of_two_neighbouring_spots_stacks_is_no_chip():
     unsure = np.zeros(len(pts) - 1, bool)
     unsure[5] = True  # without the ghost, the Ante's own top chip read unsure: on its place, a chip
     assert mapper._ghosts_between_spots(np.delete(pts, 4, axis=0), unsure) == set()
+
+
+def test_a_lone_chip_centred_on_its_own_spot_past_a_neighbours_row_is_no_guess():
+    # King High, held-out video (set G, seed 10681): a $40 Pokerpot (25, 5, 5, 5) and a $5 Seven, each centred on
+    # its spot, the Seven's chip 1.6 steps past the Pokerpot's top: both spots were read with doubt as if the chip
+    # could be the Pokerpot's, though the two stacks, centred on their spots, account for every chip.
+    mapper, _ = _mapper("king-high")
+    pokerpot = chip_positions(ChipStack([25, 5, 5, 5], *mapper.layout.zone("seat1.pokerpot").centre))
+    seven = chip_positions(ChipStack([5], *mapper.layout.zone("seat1.seven").centre))
+    pts, values = np.array(pokerpot + seven), np.array([25, 5, 5, 5, 5])
+    stacks = mapper.group_stacks(pts, values)
+    assert sorted((st.zone, len(st.members)) for st in stacks) == [("seat1.pokerpot", 4), ("seat1.seven", 1)]
+    assert mapper._adrift(stacks, pts, values, skip=set()) == set()
+    # The lone chip 3 mm off the Seven's centre, towards the row: off its place, which spot
+    # holds it is a guess again.
+    slid = pts.copy()
+    slid[4] = pts[4] - 3.0 * mapper.spread.axes[0]
+    stacks = mapper.group_stacks(slid, values)
+    assert mapper._adrift(stacks, slid, values, skip=set()) == {"seat1.pokerpot", "seat1.seven"}
