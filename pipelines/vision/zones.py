@@ -23,6 +23,10 @@ A row also ends where the chips step a few mm across from one straight line to a
 between two such lines that the verifier leans `none` on is the gap between a wager and its payout (`_bridges`).
 A small stack in a zone that held no chips lately, lying on chips another zone held lately and no longer shows, is
 that zone's stack seen in part, the rest under the dealer's hand (`_seen_in_part`, `recent_stacks.py`).
+Each stack is spread centred on its spot (the simulator's are), so a run of chips holding two neighbouring spots'
+stacks (a wager and its payout laid over its top chip, two wagers side by side) is cut where each, centred on its
+spot, ends (`_stack_parts`); a box on no place of the two is no chip (`_ghosts_between_spots`), and a lone chip the
+two account for is no guess (`_adrift`).
 Each spot's reading also says whether a chip missed could lie over a card's edge (`_card_edge_room`) or under
 another stack's chip (`_under_chip_room`); the tracker and the round machine weigh that against what else was read.
 """
@@ -251,7 +255,7 @@ class ZoneMapper:
         for a, b in itertools.combinations(spots, 2):
             if a.kind == "paid" and b.kind == "paid":
                 continue
-            first, second = (a, b) if b.name == a.name + ".paid" or a.name != b.name + ".paid" else (b, a)
+            first, second = (b, a) if a.name == b.name + ".paid" else (a, b)
             ca, cb = centre[first.name], centre[second.name]
             if abs((cb - ca) @ v_ax) <= 0.5 * self.spread.row_pitch_mm and 0 < abs((cb - ca) @ u_ax) <= reach:
                 out.append((ca @ u_ax, ca @ v_ax, cb @ u_ax, cb @ v_ax, float(second.name == first.name + ".paid")))
