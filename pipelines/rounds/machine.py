@@ -206,7 +206,7 @@ class RoundMachine:
         if doubt is not None and doubt.note in live.notes:
             earlier.append(doubt.note)
         if ch.after.uncertain:
-            note = f"uncertain observation in {ch.zone} at frame {ch.frame}"
+            note = _observation_note(ch.zone, ch.frame)
             note += f": {ch.after.doubt}" if ch.after.doubt else ""
             live.note(note)
             live.doubts[ch.zone] = ZoneDoubt(note, ch.before, self._cards_trace(live, ch.zone), earlier)
@@ -237,7 +237,7 @@ class RoundMachine:
         payouts so too caught no error on the held-out sets and sent a round read right to review)."""
         if parse_zone(ch.zone).area != "bet" or ch.after.read_more <= ch.after.chip_total or ch.after.uncertain:
             return False
-        live.note(f"uncertain observation in {ch.zone} at frame {ch.frame}: read as {ch.after.read_more:g}, surely, "
+        live.note(f"{_observation_note(ch.zone, ch.frame)}: read as {ch.after.read_more:g}, surely, "
                   f"as it was laid, then as {ch.after.chip_total:g} beside another stack: a chip of it may lie "
                   "under that stack")
         return True
@@ -535,8 +535,8 @@ class RoundMachine:
             for n in later:
                 live.notes.remove(n)
             ws.uncertain = False
-            live.note(f"inferred: seat {ws.key[0]} {ws.key[1]} (hand {ws.key[2]}): read with doubt only once its "
-                      f"payout of {ws.paid:g} showed (frame {p.start}), read surely as the rules pay")
+            live.note(f"inferred: {_about(ws)}: read with doubt only once its payout of {ws.paid:g} showed (frame "
+                      f"{p.start}), read surely as the rules pay")
 
     @staticmethod
     def _doubt_payout_read_with_wager(seen: list[WagerSeen], exp_outcome: dict[tuple[int, str, int], str],
@@ -675,7 +675,7 @@ class RoundMachine:
         to. A true short pay read so would need a second misreading that makes up the shortfall to the chip
         (a High Tie $20 Double payout read $15 beside its $20 wager read $25; three such payouts in 328
         held-out rounds, each paid in full)."""
-        live.note(f"inferred: seat {ws.key[0]} {ws.key[1]} (hand {ws.key[2]}): the payout read as {ws.paid:g} and "
+        live.note(f"inferred: {_about(ws)}: the payout read as {ws.paid:g} and "
                   f"the {surplus:g} its wager was read over its locked amount from frame {ws.moved_at} are one "
                   f"payout of {ws.paid + surplus:g} laid against the wager")
         ws.paid += surplus
@@ -804,14 +804,24 @@ class RoundMachine:
         return [TableEvent(seq=i, frame=max(0, f), **fields) for i, (f, _, fields) in enumerate(raw)]
 
 
+def _about(ws: WagerSeen) -> str:
+    """How the round's notes name a wager."""
+    return f"seat {ws.key[0]} {ws.key[1]} (hand {ws.key[2]})"
+
+
 def _doubted(live: LiveRound, ws: WagerSeen) -> bool:
     """The round's notes already doubt this wager (`_doubt_wager`)."""
-    return any(n.startswith(f"seat {ws.key[0]} {ws.key[1]} (hand {ws.key[2]}): ") for n in live.notes)
+    return any(n.startswith(f"{_about(ws)}: ") for n in live.notes)
+
+
+def _observation_note(zone: str, frame: int | str) -> str:
+    """The head of the note on a zone's reading confirmed with doubt (`RoundMachine._apply`)."""
+    return f"uncertain observation in {zone} at frame {frame}"
 
 
 def _observation_frame(note: str, zone: str) -> int | None:
-    """The frame of a tracker's "uncertain observation in ZONE at frame F" note about `zone`, else None."""
-    head = f"uncertain observation in {zone} at frame "
+    """The frame of an `_observation_note` about `zone`, else None."""
+    head = _observation_note(zone, "")
     if not note.startswith(head):
         return None
     digits = note[len(head):].split(":", 1)[0]
@@ -821,7 +831,7 @@ def _observation_frame(note: str, zone: str) -> int | None:
 def _doubt_wager(live: LiveRound, ws: WagerSeen, why: str) -> None:
     """The wager's facts are not sure: flag it, and say why in the round's notes."""
     ws.uncertain = True
-    live.note(f"seat {ws.key[0]} {ws.key[1]} (hand {ws.key[2]}): {why}")
+    live.note(f"{_about(ws)}: {why}")
 
 
 def spots_beside_cards(game: str) -> set[str]:

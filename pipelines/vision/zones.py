@@ -83,6 +83,8 @@ EDGE_CHIP_SHARE = 0.15
 # A chip missed could lie under another stack's chip within this share of a chip's width of its place: with its own
 # row's next chip a step (0.4 of a width) the other way, three quarters of it or more would be covered.
 UNDER_CHIP_REACH = 0.65
+# A run of chips in a row breaks where neighbours lie this many steps apart or more (`_split_runs`, `_gap_runs`).
+RUN_GAP_STEPS = 1.4
 # Two neighbouring spots' stacks in one line of chips are told apart where each, centred on its own spot, explains
 # the line's end on its side within this share of a step, and every box lies this near one of their places
 # (`ZoneMapper._stack_parts`); two places nearer than half a step show as one box, a payout's over its wager's.
@@ -239,26 +241,27 @@ class ZoneMapper:
         self._chip_areas = np.array([g.area for g in self._chip_zones])
         self._bet_zones = [g for g in self._chip_zones if g.kind == "bet"]
         self._bet_centres = np.array([g.polygon.mean(axis=0) for g in self._bet_zones]).reshape(-1, 2)
+        u_ax, v_ax = self.spread.axes
+        # each chip spot's centre along and across the spread, mm
+        self._spot_uv = {g.name: (float(c @ u_ax), float(c @ v_ax))
+                         for g in self._chip_zones for c in [g.polygon.mean(axis=0)]}
         self._meets = self._neighbour_spots()
-        self._spot_u = {g.name: float(g.polygon.mean(axis=0) @ self.spread.axes[0]) for g in self._chip_zones}
 
     def _neighbour_spots(self) -> np.ndarray:
         """Pairs of chip spots whose stacks can meet in one line of chips: centres at most half a row pitch apart
         across the spread and two rows' length along it. Per pair: the first's and the second's place
         along and across the spread (mm), and whether the second is the first's payout spot, whose stack is laid
         later and lies on top. (A wager whose payout spot lies before it along the spread is the pair's second.)"""
-        u_ax, v_ax = self.spread.axes
         spots = [g for g in self._chip_zones if g.kind in ("bet", "paid")]
-        centre = {g.name: g.polygon.mean(axis=0) for g in spots}
         reach = 2 * self.spread.per_row * self.spread.step_mm
         out = []
         for a, b in itertools.combinations(spots, 2):
             if a.kind == "paid" and b.kind == "paid":
                 continue
             first, second = (b, a) if a.name == b.name + ".paid" else (a, b)
-            ca, cb = centre[first.name], centre[second.name]
-            if abs((cb - ca) @ v_ax) <= 0.5 * self.spread.row_pitch_mm and 0 < abs((cb - ca) @ u_ax) <= reach:
-                out.append((ca @ u_ax, ca @ v_ax, cb @ u_ax, cb @ v_ax, float(second.name == first.name + ".paid")))
+            (ua, va), (ub, vb) = self._spot_uv[first.name], self._spot_uv[second.name]
+            if abs(vb - va) <= 0.5 * self.spread.row_pitch_mm and 0 < abs(ub - ua) <= reach:
+                out.append((ua, va, ub, vb, float(second.name == first.name + ".paid")))
         return np.array(out, np.float64).reshape(-1, 5)
 
     # ------------------------------------------------------------------------------------ geometry
@@ -377,7 +380,7 @@ class ZoneMapper:
 
     def _gap_runs(self, line: list[int], u: np.ndarray) -> list[range]:
         """A line's runs (positions in it): chips less than 1.4 steps apart along the spread."""
-        starts = [0, *(np.flatnonzero(np.diff(u[line]) >= 1.4 * self.spread.step_mm) + 1)]
+        starts = [0, *(np.flatnonzero(np.diff(u[line]) >= RUN_GAP_STEPS * self.spread.step_mm) + 1)]
         return [range(a, b) for a, b in zip(starts, [*starts[1:], len(line)], strict=True)]
 
     def _spots_cut(self, run: range | list[int], line: list[int], u: np.ndarray, v: np.ndarray) -> int | None:
@@ -385,13 +388,10 @@ class ZoneMapper:
         (`_meeting`), as a count of chips before the cut; None where no pair of spots does."""
         if len(run) < 2 or not len(self._meets):
             return None
-        step, m = self.spread.step_mm, self._meets
+        step = self.spread.step_mm
         ru, rv = u[[line[k] for k in run]], v[[line[k] for k in run]]
-        near = ((m[:, [1, 3]] >= rv.min() - SPOT_ACROSS_MM).all(axis=1)
-                & (m[:, [1, 3]] <= rv.max() + SPOT_ACROSS_MM).all(axis=1)
-                & (m[:, [0, 2]] >= ru[0] - step / 2).all(axis=1) & (m[:, [0, 2]] <= ru[-1] + step / 2).all(axis=1))
         fits = []
-        for wu, wv, pu, pv, on_top in m[near]:
+        for wu, wv, pu, pv, on_top in self._meets[self._near_run(ru, rv)]:
             f = _meeting(ru, wu, pu, step, self.spread.per_row, bool(on_top))
             if f is None:
                 continue
@@ -399,6 +399,15 @@ class ZoneMapper:
             if max(abs(float(np.mean(rv[:f[1]])) - lo), abs(float(np.mean(rv[f[1]:])) - hi)) <= SPOT_ACROSS_MM:
                 fits.append(f)
         return min(fits)[1] if fits else None
+
+    def _near_run(self, ru: np.ndarray, rv: np.ndarray) -> np.ndarray:
+        """Which spot pairs (`_meets`) could hold a run of chips at places `ru` along (sorted) and `rv` across the
+        spread: both centres within half a step of its ends along, `SPOT_ACROSS_MM` of its chips across. A run
+        with fewer chips lies within the same bounds, so is near no more pairs."""
+        m, half = self._meets, self.spread.step_mm / 2
+        return ((m[:, [1, 3]] >= rv.min() - SPOT_ACROSS_MM).all(axis=1)
+                & (m[:, [1, 3]] <= rv.max() + SPOT_ACROSS_MM).all(axis=1)
+                & (m[:, [0, 2]] >= ru[0] - half).all(axis=1) & (m[:, [0, 2]] <= ru[-1] + half).all(axis=1))
 
     def _ghosts_between_spots(self, pts: np.ndarray, uncertain: np.ndarray) -> set[int]:
         """Boxes without which their run of chips is just two neighbouring spots' stacks (`_spots_cut`), and with
@@ -416,9 +425,12 @@ class ZoneMapper:
         out: set[int] = set()
         for line in lines:
             for run in self._gap_runs(line, u):
-                if len(run) < 3 or self._spots_cut(run, line, u, v) is not None:
+                if len(run) < 3:
                     continue
-                ru = u[[line[k] for k in run]]
+                ru, rv = u[[line[k] for k in run]], v[[line[k] for k in run]]
+                # no pair of spots near the run (nor near it with a box fewer), or a pair explains every box
+                if not self._near_run(ru, rv).any() or self._spots_cut(run, line, u, v) is not None:
+                    continue
                 gaps = np.minimum(np.diff(ru, prepend=-np.inf), np.diff(ru, append=np.inf))
                 apart = gaps >= 0.4 * self.spread.step_mm
                 for j, k in enumerate(run):
@@ -716,7 +728,7 @@ class ZoneMapper:
                     # past the row's top (values never rise along it) or before its bottom (never fall)
                     past = u[m] - u[row[-1]] if values[m] <= values[row[-1]] else -np.inf
                     before = u[row[0]] - u[m] if values[m] >= values[row[0]] else -np.inf
-                    if 1.4 * step <= max(past, before) <= 2.0 * step and not self._each_on_its_spot(
+                    if RUN_GAP_STEPS * step <= max(past, before) <= 2.0 * step and not self._each_on_its_spot(
                             np.sort(u[[*row, m]]), st.zone, lone.zone):
                         out |= {lone.zone, st.zone}
         return out
@@ -724,9 +736,10 @@ class ZoneMapper:
     def _each_on_its_spot(self, run_u: np.ndarray, a: str, b: str) -> bool:
         """The chips of `run_u` (places along the spread, sorted) are just spot `a`'s stack and spot `b`'s, each
         centred on its spot (`_meeting`): a King High $40 Pokerpot and the $5 Seven 1.6 steps past its top."""
-        ca, cb = self._spot_u.get(a), self._spot_u.get(b)
-        return (ca is not None and cb is not None
-                and _meeting(run_u, ca, cb, self.spread.step_mm, self.spread.per_row, False) is not None)
+        if a not in self._spot_uv or b not in self._spot_uv:
+            return False
+        return _meeting(run_u, self._spot_uv[a][0], self._spot_uv[b][0], self.spread.step_mm, self.spread.per_row,
+                        False) is not None
 
     def _gapped(self, stacks: list[ChipStackObs], pts: np.ndarray, skip: set[int]) -> set[str]:
         """Zones holding two stacks on one line with a gap of `GAPPED_STEPS` between the end of one and the start of
@@ -932,8 +945,8 @@ def _split_runs(line: list[int], u: np.ndarray, v: np.ndarray, values: np.ndarra
     rows: list[list[int]] = []
     run = [line[0]]
     for k, (a, b) in enumerate(itertools.pairwise(line)):
-        if (u[b] - u[a] >= 1.4 * step or len(run) == per_row or _sidestep(run, line[k + 2:k + 3], b, v, u, step)
-                or values[b] > values[a]):
+        if (u[b] - u[a] >= RUN_GAP_STEPS * step or len(run) == per_row
+                or _sidestep(run, line[k + 2:k + 3], b, v, u, step) or values[b] > values[a]):
             rows.append(run)
             run = []
         run.append(b)
