@@ -24,7 +24,7 @@ from dataclasses import replace
 from pipelines.games.blackjack_hand import card_points, is_natural, total
 from pipelines.games.round import Decision, Round
 
-from .machine import LiveRound, RoundMachine, WagerSeen
+from .machine import LiveRound, RoundMachine, WagerSeen, _observation_frame
 from .timeline import ChipInstance, Slot
 from .zone_names import ZoneRef, parse_zone
 
@@ -172,10 +172,27 @@ class HighTieMachine(RoundMachine):
         for ws in seen:
             if ws.wager.spot == "main" and ws.wager.seat in surrendered:
                 _drop_half_take(ws)
+        self._drop_unsplit_area_doubts(live, split)
         for seat in split:
             originals = rnd.cards_of(f"seat:{seat}")
             if len(originals) != 2 or not rnd.cards_of(f"seat:{seat}.1") or not rnd.cards_of(f"seat:{seat}.2"):
                 live.note(f"seat {seat}: a second split wager, but the cards do not show two split hands")
+
+    @staticmethod
+    def _drop_unsplit_area_doubts(live: LiveRound, split: dict[int, int]) -> None:
+        """Doubts about a split area of a seat that did not split concern no card of the round: the seat's own area
+        holds its cards (`_owner`). A 6d hit card lying across the boundary between seat 3's two split areas, read as
+        a 5d under the dealer's hand in one of them, held a round read right from review."""
+        for name in live.cards:
+            ref = parse_zone(name)
+            if ref.area != "cards" or ref.sub is None or ref.seat is None or ref.seat in split:
+                continue
+            doubts = [n for n in live.notes if _observation_frame(n, name) is not None]
+            for n in doubts:
+                live.notes.remove(n)
+            if doubts:
+                live.note(f"inferred: seat {ref.seat} did not split: {len(doubts)} doubt(s) read in {name} concern "
+                          "no card of the round")
 
     def decisions(self, live: LiveRound, rnd: Round, seen: list[WagerSeen]) -> list[Decision]:
         dealer = rnd.cards_of("dealer")

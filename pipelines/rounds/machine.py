@@ -48,6 +48,9 @@ TRANSIT_S = 0.5  # a stack in a paid spot no longer than this, as the payout lan
 # A round first seen this soon after frames a live camera lost may have begun among them (the tracker dates a
 # change to the first frame it is seen, and confirms it over a few more).
 MISSED_GRACE_S = 1.0
+# A card area read with doubt as holding a card never read, neither face nor back, back as it was within this long:
+# no card was there (`RoundMachine._unread_cards_gone`). A card really dealt stays until the clearing.
+UNREAD_GONE_S = 2.0
 BESIDE_CARDS_MM = 25.0  # a betting spot this close to its seat's card area has chips on the cards' edge
 DEFAULT_SESSION_START = datetime(2025, 1, 6, 20, 0, 0, tzinfo=UTC)  # the simulator's session start
 
@@ -225,7 +228,8 @@ class RoundMachine:
                 live.cleared = ch.frame
             if not ch.after.uncertain:
                 self._cards_sure(live, ch.zone, state, earlier)
-        if doubt is not None and doubt.note in live.notes and self._doubt_undone(live, ch, doubt):
+        if doubt is not None and doubt.note in live.notes and (self._doubt_undone(live, ch, doubt)
+                                                               or self._unread_cards_gone(live, ch, doubt)):
             live.notes.remove(doubt.note)
 
     @staticmethod
@@ -264,7 +268,7 @@ class RoundMachine:
 
     @staticmethod
     def _cards_trace(live: LiveRound, zone: str) -> tuple:
-        return tuple((s.card, s.face_up, s.exposed_frame) for s in live.cards[zone].slots) if zone in live.cards else ()
+        return _trace(live.cards[zone].slots) if zone in live.cards else ()
 
     def _doubt_undone(self, live: LiveRound, ch: ZoneChange, doubt: ZoneDoubt) -> bool:
         """A zone read with doubt and then confidently as it was before, with no card dealt or turned in
@@ -274,6 +278,26 @@ class RoundMachine:
         if ch.after.uncertain:
             return False
         return ch.after == doubt.before and self._cards_trace(live, ch.zone) == doubt.trace
+
+    def _unread_cards_gone(self, live: LiveRound, ch: ZoneChange, doubt: ZoneDoubt) -> bool:
+        """A card area read with doubt as holding cards never read, neither face nor back, and then confidently as
+        it was before: those were no cards, so their slots go (with a note saying so). The detector read the
+        dealer's white cuff at a High Tie seat's box as a card below its confidence for six frames, which the card
+        classifier could not read; the seat had no wager and was dealt nothing. A card really dealt there stays in
+        view until the clearing, where it is read; one hidden as long and seen again is a card in view again
+        (`CardZone.update`)."""
+        cards = live.cards.get(ch.zone)
+        if ch.after.uncertain or ch.after != doubt.before or cards is None or len(cards.slots) <= len(doubt.trace):
+            return False
+        kept, extra = cards.slots[:len(doubt.trace)], cards.slots[len(doubt.trace):]
+        if (_trace(kept) != doubt.trace or len(kept) < cards.moved_on
+                or not all(s.card is None and s.back is None and s.uncertain for s in extra)
+                or ch.frame - extra[0].frame > UNREAD_GONE_S * self.fps):
+            return False
+        cards.slots = kept
+        live.note(f"inferred: {ch.zone}: {len(extra)} card(s) read with doubt from frame {extra[0].frame}, neither "
+                  f"face nor back read, gone at frame {ch.frame} with the area as it was before: no card")
+        return True
 
     # ------------------------------------------------------------------------------- game hooks
 
@@ -807,6 +831,11 @@ class RoundMachine:
 def _about(ws: WagerSeen) -> str:
     """How the round's notes name a wager."""
     return f"seat {ws.key[0]} {ws.key[1]} (hand {ws.key[2]})"
+
+
+def _trace(slots: list[Slot]) -> tuple:
+    """What a card area's slots held (card, face up, when turned): changed by any card dealt, turned or read again."""
+    return tuple((s.card, s.face_up, s.exposed_frame) for s in slots)
 
 
 def _doubted(live: LiveRound, ws: WagerSeen) -> bool:
