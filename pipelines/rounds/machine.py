@@ -669,8 +669,9 @@ class RoundMachine:
           (`ZoneMapper._card_edge_room`; the detector misses chips lying over a card's edge: found 92 % of 160 on
           held-out frames, against all of 4,516 elsewhere; a $30 Play payout read as $5 while its $25 lay on the
           card), or under another stack's chip (`ZoneMapper._under_chip_room`; a 3 Card Monster $15 Ante payout
-          read $11 against the Monster payout laid beside it). Where all of it could be seen, the short pay stands
-          (a true short pay against another stack is sent to review instead: 1 of 328 held-out rounds)."""
+          read $11 against the Monster payout laid beside it), or at the end of a stack lying off its spot's centre
+          (`ZoneMapper._off_centre_room`; a $300 Ante payout read $200). Where all of it could be seen, the short pay
+          stands (a true short pay against another stack is sent to review instead: 1 of 328 held-out rounds)."""
         net = {(x.seat, x.spot, x.hand): x.net for x in expected}
         for ws in seen:
             if ws.outcome != "win":
@@ -690,7 +691,8 @@ class RoundMachine:
                                        "chip of each")
             elif short and (ws.payout is None or ws.payout.hidden_room):
                 _doubt_wager(live, ws, f"payout read as {ws.paid:g}, less than the rules pay, where a chip of it "
-                                       "could lie unseen (over a card's edge or under another stack's chip)")
+                                       "could lie unseen (over a card's edge, under another stack's chip, or at "
+                                       "the end of a stack lying off its spot's centre)")
 
     @staticmethod
     def _surplus_was_payout(ws: WagerSeen, surplus: float, live: LiveRound) -> None:

@@ -32,11 +32,14 @@ class ZoneObs:
     chips_card_edge_room: bool = False
     # A chip of the stack the detector missed could lie under another stack's chip (`ZoneMapper._under_chip_room`).
     chips_under_room: bool = False
+    # The stack lies off its spot's centre as one a chip longer would (`ZoneMapper._off_centre_room`).
+    chips_off_centre_room: bool = False
 
     @property
     def chips_hidden_room(self) -> bool:
-        """A chip of the stack the detector missed could lie unseen: over a card's edge or under another stack's."""
-        return self.chips_card_edge_room or self.chips_under_room
+        """A chip of the stack the detector missed could lie unseen: over a card's edge or under another stack's, or
+        at the end of a stack lying off its spot's centre."""
+        return self.chips_card_edge_room or self.chips_under_room or self.chips_off_centre_room
 
     @property
     def uncertain(self) -> bool:

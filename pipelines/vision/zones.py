@@ -83,6 +83,10 @@ EDGE_CHIP_SHARE = 0.15
 # A chip missed could lie under another stack's chip within this share of a chip's width of its place: with its own
 # row's next chip a step (0.4 of a width) the other way, three quarters of it or more would be covered.
 UNDER_CHIP_REACH = 0.65
+# A payout's one row centred this many steps or more off its spot lies as one a chip longer would, its end chip
+# missed (`ZoneMapper._off_centre_room`): each stack is spread centred on its spot, so a missing end chip moves the
+# row's centre half a step; the detector's jitter (about 2.5 mm, a sixth of a step) moves it less.
+OFF_CENTRE_STEPS = 0.25
 # A run of chips in a row breaks where neighbours lie this many steps apart or more (`_split_runs`, `_gap_runs`).
 RUN_GAP_STEPS = 1.4
 # Two neighbouring spots' stacks in one line of chips are told apart where each, centred on its own spot, explains
@@ -565,6 +569,7 @@ class ZoneMapper:
         places = self._next_places(stacks, centres[chip_idx])
         edge = self._card_edge_room(stacks, places, xyxy[card_idx])
         under = self._under_chip_room(stacks, centres[chip_idx], places)
+        off_centre = self._off_centre_room(stacks, centres[chip_idx])
         for k, st in enumerate(stacks):
             if st.zone is None or k in off_row:
                 continue
@@ -577,7 +582,24 @@ class ZoneMapper:
             obs[st.zone].chips_min_confidence = min(obs[st.zone].chips_min_confidence, float(seen[members].min()))
             obs[st.zone].chips_card_edge_room |= edge[k]
             obs[st.zone].chips_under_room |= under[k]
+            obs[st.zone].chips_off_centre_room |= off_centre[k]
         return _sorted(obs)
+
+    def _off_centre_room(self, stacks: list[ChipStackObs], pts: np.ndarray) -> np.ndarray:
+        """For each stack, whether it is a payout of one row, two chips or more and short of a full one, whose centre
+        lies `OFF_CENTRE_STEPS` or more along the spread off its spot's: as the same row a chip longer would lie, its
+        end chip missed. Each stack is spread centred on its spot (the simulator's are, `ChipSpread`). A 3 Card
+        Monster $300 Ante payout read $200 for good: its bottom chip, beside the wager's top one, went unseen, and
+        the two chips read lay 0.6 of a step past the spot's centre. (A lone chip read as a payout is laid under the
+        dealer's hand lies where it happens to: a true $4 short pay read as one $1 chip 1.6 steps off its spot.)"""
+        out = np.zeros(len(stacks), bool)
+        u, step = pts @ self.spread.axes[0], self.spread.step_mm
+        for k, st in enumerate(stacks):
+            if _wager_of(st.zone) is None or len(st.rows) != 1 or not 2 <= len(st.members) < self.spread.per_row:
+                continue
+            row = u[list(st.rows[0])]
+            out[k] = abs((row.min() + row.max()) / 2 - self._spot_uv[st.zone][0]) >= OFF_CENTRE_STEPS * step
+        return out
 
     def _card_edge_room(self, stacks: list[ChipStackObs], places: NextPlaces, cards_xyxy: np.ndarray) -> np.ndarray:
         """For each stack, whether a chip of it the detector missed could lie over a card's edge: a place its

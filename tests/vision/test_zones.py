@@ -697,3 +697,28 @@ def test_a_lone_chip_centred_on_its_own_spot_past_a_neighbours_row_is_no_guess()
     slid[4] = pts[4] - 3.0 * mapper.spread.axes[0]
     stacks = mapper.group_stacks(slid, values)
     assert mapper._adrift(stacks, slid, values, skip=set()) == {"seat1.pokerpot", "seat1.seven"}
+
+
+def test_a_payout_row_lying_half_a_step_off_its_spot_may_have_lost_its_end_chip(oracle):
+    # 3 Card Monster, held-out video (set J, seed 10813): a $300 Ante payout read $200 for good, a short pay with no
+    # doubt. Its bottom chip, beside the wager's top one, went unseen; the two read lay 0.6 of a step past the spot.
+    mapper, cam = _mapper("3-card-monster")
+    spot = np.array(mapper.layout.zone("seat3.ante.paid").centre)
+
+    def read(chips: list[int], missed: int | None = None):
+        """The payout `chips` laid as the simulator lays it, the detector missing chip `missed` (bottom first)."""
+        stack = ChipStack(chips, *spot)
+        _, labels = render(mapper.layout, Scene(chips=[stack]), cam, np.random.default_rng(0), effects=False)
+        det = oracle(labels)
+        if missed is not None:
+            at = apply_homography(cam.H, np.array([chip_positions(stack)[missed]]))[0]
+            centres = (det.xyxy[:, :2] + det.xyxy[:, 2:]) / 2
+            det = det[np.arange(len(det)) != np.linalg.norm(centres - at, axis=1).argmin()]
+        return mapper.observe(det)["seat3.ante.paid"]
+
+    assert not read([100, 100, 100]).chips_off_centre_room
+    short = read([100, 100, 100], missed=0)
+    assert short.chips == [100, 100] and short.chips_off_centre_room and short.chips_hidden_room
+    assert read([100, 100, 100], missed=2).chips_off_centre_room  # the top chip missed: off the other way
+    assert not read([100, 100]).chips_off_centre_room  # a true short pay, laid centred on the spot
+    assert not read([100, 100], missed=0).chips_off_centre_room  # one chip says nothing of where its row lies
