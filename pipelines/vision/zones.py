@@ -18,7 +18,8 @@ one at a row's end or alone that it has leant `none` on in each of its place's l
 (`_hollow_in_rows`, `lasting_none.py`); a lone unsure box off the rows of its spot's sure chips is no chip at all,
 nor is an unsure box without which the spot's chips form regular stacks, or one stack, where they did not (`_misfits`).
 A lone chip just past the end of another spot's row leaves both spots in doubt (`_adrift`): which holds it is a
-guess; so does a spot read as two stacks on one line a chip's gap apart (`_gapped`): one stack with a chip unseen.
+guess; so does a spot read as two stacks on one line a chip's gap apart (`_gapped`): one stack with a chip unseen,
+counted where its neighbours are of one denomination (a stack is coloured up).
 A row also ends where the chips step a few mm across from one straight line to another (`_sidestep`), and a box
 between two such lines that the verifier leans `none` on is the gap between a wager and its payout (`_bridges`).
 A small stack in a zone that held no chips lately, lying on chips another zone held lately and no longer shows, is
@@ -27,8 +28,9 @@ Each stack is spread centred on its spot (the simulator's are), so a run of chip
 stacks (a wager and its payout laid over its top chip, two wagers side by side) is cut where each, centred on its
 spot, ends (`_stack_parts`); a box on no place of the two is no chip (`_ghosts_between_spots`), and a lone chip the
 two account for is no guess (`_adrift`).
-Each spot's reading also says whether a chip missed could lie over a card's edge (`_card_edge_room`) or under
-another stack's chip (`_under_chip_room`); the tracker and the round machine weigh that against what else was read.
+Each spot's reading also says whether a chip missed could lie over a card's edge (`_card_edge_room`), under
+another stack's chip (`_under_chip_room`), or at the end of a payout lying half a step off its spot's centre
+(`_off_centre_room`); the tracker and the round machine weigh that against what else was read.
 """
 
 from __future__ import annotations
@@ -560,8 +562,8 @@ class ZoneMapper:
             chip_idx = np.delete(chip_idx, sorted(misfits))
             stacks = self.group_stacks(centres[chip_idx], chip_vals[chip_idx])
         off_row = self._off_row_ghosts(stacks, centres[chip_idx], uncertain[chip_idx])
-        adrift = (self._adrift(stacks, centres[chip_idx], chip_vals[chip_idx], skip=off_row)
-                  | self._gapped(stacks, centres[chip_idx], skip=off_row))
+        gapped = self._gapped(stacks, centres[chip_idx], chip_vals[chip_idx], skip=off_row)
+        adrift = self._adrift(stacks, centres[chip_idx], chip_vals[chip_idx], skip=off_row) | set(gapped)
         stacks = self._seen_in_part(stacks, centres[chip_idx], skip=off_row)
         # How sure each chip is: the detector's confidence, or the verifier's belief that a chip lies there where
         # it looked and that is higher (its full-resolution second look is a second witness).
@@ -583,6 +585,8 @@ class ZoneMapper:
             obs[st.zone].chips_card_edge_room |= edge[k]
             obs[st.zone].chips_under_room |= under[k]
             obs[st.zone].chips_off_centre_room |= off_centre[k]
+        for zone, unseen in gapped.items():
+            obs[zone].chips.extend(unseen)
         return _sorted(obs)
 
     def _off_centre_room(self, stacks: list[ChipStackObs], pts: np.ndarray) -> np.ndarray:
@@ -763,11 +767,14 @@ class ZoneMapper:
         return _meeting(run_u, self._spot_uv[a][0], self._spot_uv[b][0], self.spread.step_mm, self.spread.per_row,
                         False) is not None
 
-    def _gapped(self, stacks: list[ChipStackObs], pts: np.ndarray, skip: set[int]) -> set[str]:
+    def _gapped(self, stacks: list[ChipStackObs], pts: np.ndarray, values: np.ndarray,
+                skip: set[int]) -> dict[str, list[int]]:
         """Zones holding two stacks on one line with a gap of `GAPPED_STEPS` between the end of one and the start of
         the other: one stack with a chip unseen between (a black $100 on dark felt missed in every frame, a 4 x $100
         Monster wager read as $300). A spot's wager is one stack, and its payout is laid in a zone of its own, so the
-        total is read with doubt."""
+        total is read with doubt. Per zone, the unseen chips whose worth the stack itself says: one between two chips
+        of one denomination is of it too, as a stack is coloured up, each chip worth no more than the one before it
+        (a High Tie $300 Main read $200 in most frames before its bets closed, its middle $100 missed)."""
         u_ax, v_ax = self.spread.axes
         u, v = pts @ u_ax, pts @ v_ax
         step, v_tol = self.spread.step_mm, 0.3 * self.spread.row_pitch_mm
@@ -776,9 +783,14 @@ class ZoneMapper:
             if k not in skip and st.zone is not None:
                 rows[st.zone] += st.rows
         lo, hi = GAPPED_STEPS
-        return {zone for zone, rs in rows.items() for a, b in itertools.permutations(rs, 2)
-                if abs(float(np.mean(v[list(a)]) - np.mean(v[list(b)]))) <= v_tol
-                and lo * step <= u[b[0]] - u[a[-1]] <= hi * step}
+        out: dict[str, list[int]] = {}
+        for zone, rs in rows.items():
+            for a, b in itertools.permutations(rs, 2):
+                if (abs(float(np.mean(v[list(a)]) - np.mean(v[list(b)]))) <= v_tol
+                        and lo * step <= u[b[0]] - u[a[-1]] <= hi * step):
+                    same = values[a[-1]] == values[b[0]]
+                    out.setdefault(zone, []).extend([int(values[b[0]])] if same else [])
+        return out
 
     def occluded_zones(self, scene: Scene, min_fraction: float = 0.25) -> set[str]:
         """Zones of a simulator Scene at least `min_fraction` covered by the dealer's hands and arms."""

@@ -444,7 +444,8 @@ def test_a_box_bridging_a_wager_and_a_payout_laid_off_its_line_is_no_chip_when_t
     assert lone["seat2.ante"].chips == [25, 5, 5] and not lone["seat2.ante"].chips_uncertain
 
 
-def test_a_spot_read_as_two_stacks_on_one_line_a_chip_apart_is_in_doubt(oracle):
+def test_a_spot_read_as_two_stacks_on_one_line_a_chip_apart_is_in_doubt_and_counts_a_chip_its_neighbours_name(
+        oracle):
     # 3 Card Monster, held-out video: a 4 x $100 Monster wager, black chips on dark felt, its second chip missed in
     # every frame: read as a $100 and a $200 stack a chip's gap apart, sure of both, $300 in all.
     mapper, cam = _mapper("3-card-monster")
@@ -455,7 +456,16 @@ def test_a_spot_read_as_two_stacks_on_one_line_a_chip_apart_is_in_doubt(oracle):
     assert mapper.observe(det)[z.name].chip_total == 400 and not mapper.observe(det)[z.name].chips_uncertain
     chips = np.flatnonzero(det.data["chip_value"] > 0)
     missed = mapper.observe(det[np.arange(len(det)) != chips[1]])[z.name]
-    assert missed.chip_total == 300 and missed.chips_uncertain
+    # The chip between two $100s of one stack, coloured up, is a $100 too: counted, and still in doubt.
+    assert missed.chip_total == 400 and missed.chips_uncertain
+    # Between chips of two denominations its worth is unknown: the total is what was seen, in doubt.
+    mixed = ChipStack([500, 100, 100, 25], *z.centre)
+    _, labels = render(mapper.layout, Scene(chips=[mixed]), cam, np.random.default_rng(0), effects=False)
+    det = oracle(labels)
+    chips = np.flatnonzero(det.data["chip_value"] > 0)
+    second = chips[np.argsort(det.data["chip_value"][chips])][1]  # a $100, between the $500 and the other $100
+    seen = mapper.observe(det[np.arange(len(det)) != second])[z.name]
+    assert seen.chip_total == 625 and seen.chips_uncertain
 
 
 def test_outline_distances_match_each_polygon_measured_alone():
