@@ -257,13 +257,13 @@ class ZoneMapper:
         """Pairs of chip spots whose stacks can meet in one line of chips: centres at most half a row pitch apart
         across the spread and two rows' length along it. Per pair: the first's and the second's place
         along and across the spread (mm), and whether the second is the first's payout spot, whose stack is laid
-        later and lies on top. (A wager whose payout spot lies before it along the spread is the pair's second.)"""
+        later and lies on top. (A wager whose payout spot lies before it along the spread is the pair's second.) Two
+        payout spots pair too: a 3 Card Monster Ante payout and the Play payout beside it, 15 mm apart across, read as
+        one run through a box over the gap between them."""
         spots = [g for g in self._chip_zones if g.kind in ("bet", "paid")]
         reach = 2 * self.spread.per_row * self.spread.step_mm
         out = []
         for a, b in itertools.combinations(spots, 2):
-            if a.kind == "paid" and b.kind == "paid":
-                continue
             first, second = (b, a) if a.name == b.name + ".paid" else (a, b)
             (ua, va), (ub, vb) = self._spot_uv[first.name], self._spot_uv[second.name]
             if abs(vb - va) <= 0.5 * self.spread.row_pitch_mm and 0 < abs(ub - ua) <= reach:

@@ -690,6 +690,19 @@ def test_a_box_on_no_place_of_two_neighbouring_spots_stacks_is_no_chip():
     assert mapper._ghosts_between_spots(np.delete(pts, 4, axis=0), unsure) == set()
 
 
+def test_a_box_between_two_neighbouring_payouts_on_no_place_of_either_is_no_chip():
+    # 3 Card Monster, held-out video (set K, seed 10853): a $75 Ante payout and the $75 Play payout beside it (three
+    # $25 each, 15 mm apart across), and a box read at 0.61 between them: the Ante's payout read $100, an overpay,
+    # with no doubt. The boxes' centres as read, in steps along and mm across the spread from the Ante payout's spot.
+    mapper, _ = _mapper("3-card-monster")
+    u, v = mapper.spread.axes
+    step = mapper.spread.step_mm
+    seen = [(-0.96, 1.6), (0.05, 1.3), (1.03, 2.0), (1.75, 5.4), (3.14, 14.7), (4.19, 15.5), (5.11, 15.7)]
+    pts = np.array([np.add(mapper.layout.zone("seat6.ante.paid").centre, a * step * u + b * v) for a, b in seen])
+    assert mapper._ghosts_between_spots(pts, np.zeros(len(pts), bool)) == {3}
+    assert mapper._ghosts_between_spots(np.delete(pts, 3, axis=0), np.zeros(len(pts) - 1, bool)) == set()
+
+
 def test_a_lone_chip_centred_on_its_own_spot_past_a_neighbours_row_is_no_guess():
     # King High, held-out video (set G, seed 10681): a $40 Pokerpot (25, 5, 5, 5) and a $5 Seven, each centred on
     # its spot, the Seven's chip 1.6 steps past the Pokerpot's top: both spots were read with doubt as if the chip
