@@ -160,7 +160,8 @@ class ChipZone:
     def update(self, frame: int, total: float, uncertain: bool, reaching: bool = False,
                hidden_room: bool = True) -> None:
         """A confirmed total; `reaching`: its only doubt is chips lying in another betting spot; `hidden_room`:
-        a chip of it missed could lie unseen (over a card's edge or under another stack's chip)."""
+        a chip of it missed could lie unseen (over a card's edge, under another stack's chip, or at the end of a
+        payout lying off its spot's centre)."""
         cur = self.current
         if total > 0:
             if cur is None:

@@ -272,7 +272,8 @@ def test_a_short_payout_is_in_doubt_only_where_a_chip_of_it_could_hide() -> None
 
     doubt, notes = doubted(True)
     assert doubt and notes == ["seat 4 ante (hand 0): payout read as 15, less than the rules pay, where a chip of it "
-                               "could lie unseen (over a card's edge or under another stack's chip)"]
+                               "could lie unseen (over a card's edge, under another stack's chip, or at the end of a "
+                               "stack lying off its spot's centre)"]
     assert doubted(False) == (False, [])
 
 
