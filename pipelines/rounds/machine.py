@@ -228,8 +228,7 @@ class RoundMachine:
                 live.cleared = ch.frame
             if not ch.after.uncertain:
                 self._cards_sure(live, ch.zone, state, earlier)
-        if doubt is not None and doubt.note in live.notes and (self._doubt_undone(live, ch, doubt)
-                                                               or self._unread_cards_gone(live, ch, doubt)):
+        if doubt is not None and doubt.note in live.notes and self._doubt_undone(live, ch, doubt):
             live.notes.remove(doubt.note)
 
     @staticmethod
@@ -272,22 +271,23 @@ class RoundMachine:
 
     def _doubt_undone(self, live: LiveRound, ch: ZoneChange, doubt: ZoneDoubt) -> bool:
         """A zone read with doubt and then confidently as it was before, with no card dealt or turned in
-        between: the doubtful spell changed nothing (a hand over the dealer's face-down card read as an
-        unreadable face). What a chip zone read meanwhile stays in its stack's steps, and doubts there
-        (`_doubt_stacks_read_unsure`)."""
-        if ch.after.uncertain:
+        between, or only cards never read that are gone again (`_unread_cards_gone`): the doubtful spell changed
+        nothing (a hand over the dealer's face-down card read as an unreadable face). What a chip zone read
+        meanwhile stays in its stack's steps, and doubts there (`_doubt_stacks_read_unsure`)."""
+        if ch.after.uncertain or ch.after != doubt.before:
             return False
-        return ch.after == doubt.before and self._cards_trace(live, ch.zone) == doubt.trace
+        return self._cards_trace(live, ch.zone) == doubt.trace or self._unread_cards_gone(live, ch, doubt)
 
     def _unread_cards_gone(self, live: LiveRound, ch: ZoneChange, doubt: ZoneDoubt) -> bool:
-        """A card area read with doubt as holding cards never read, neither face nor back, and then confidently as
-        it was before: those were no cards, so their slots go (with a note saying so). The detector read the
-        dealer's white cuff at a High Tie seat's box as a card below its confidence for six frames, which the card
-        classifier could not read; the seat had no wager and was dealt nothing. A card really dealt there stays in
-        view until the clearing, where it is read; one hidden as long and seen again is a card in view again
-        (`CardZone.update`)."""
+        """A card area read as it was before its doubtful spell, whose only new slots since are cards never read,
+        neither face nor back, first seen within `UNREAD_GONE_S`: those were no cards, so their slots go (with a
+        note saying so). The detector read the dealer's white cuff at a High Tie seat's box as a card below its
+        confidence for six frames, which the card classifier could not read; the seat had no wager and was dealt
+        nothing. A card really dealt there stays in view until the clearing, where it is read; one hidden as long
+        and seen again is a card in view again (`CardZone.update`). One read so until the clearing took it stays in
+        doubt: `UNREAD_GONE_S` bounds the spell."""
         cards = live.cards.get(ch.zone)
-        if ch.after.uncertain or ch.after != doubt.before or cards is None or len(cards.slots) <= len(doubt.trace):
+        if cards is None or len(cards.slots) <= len(doubt.trace):
             return False
         kept, extra = cards.slots[:len(doubt.trace)], cards.slots[len(doubt.trace):]
         if (_trace(kept) != doubt.trace or len(kept) < cards.moved_on

@@ -788,8 +788,9 @@ class ZoneMapper:
             for a, b in itertools.permutations(rs, 2):
                 if (abs(float(np.mean(v[list(a)]) - np.mean(v[list(b)]))) <= v_tol
                         and lo * step <= u[b[0]] - u[a[-1]] <= hi * step):
-                    same = values[a[-1]] == values[b[0]]
-                    out.setdefault(zone, []).extend([int(values[b[0]])] if same else [])
+                    unseen = out.setdefault(zone, [])  # the zone is in doubt whatever the chip is worth
+                    if values[a[-1]] == values[b[0]]:
+                        unseen.append(int(values[b[0]]))
         return out
 
     def occluded_zones(self, scene: Scene, min_fraction: float = 0.25) -> set[str]:
