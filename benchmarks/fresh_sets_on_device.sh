@@ -7,8 +7,9 @@
 # `pip download onnxruntime==1.28.0 --no-deps --python-version 3.12 --only-binary=:all:
 # --platform manylinux_2_27_x86_64 -d .whl`), and carry the ONNX models the detector reads (detector,
 # card_classifier, card_classifier_2, chip_verifier, edge_chips): the tracked files outgrow a call's 64 MiB, see
-# gpu_env.sh. Settings by environment: SEEDS (default four new ones), ROUNDS (3).
-# Back here: `cat fresh.tgz.part* | tar xzf -`, `touch` an empty video.mp4 in each set folder (the replay reads only the stored
+# gpu_env.sh. Settings by environment: SEEDS (default four new ones), ROUNDS (3), NAME (rc: the cache folder in /tmp
+# and the prefix of what comes back, so one call can render two sets and bring back the first if the second is cut).
+# Back here: `cat NAME.tgz.part* | tar xzf -`, `touch` an empty video.mp4 in each set folder (the replay reads only the stored
 # detections; re-reading cards with new classifiers needs the video), then
 # `python benchmarks/reconstruction.py --mode video --rounds 3 --seeds ... --cache rc --json`.
 source models/training/gpu_env.sh
@@ -17,7 +18,8 @@ if [ -n "${NEW_MODELS:-}" ]; then
   [ -d "$NEW_MODELS" ] || { echo "no $NEW_MODELS on this machine: it was not kept warm"; exit 3; }
   cp "$NEW_MODELS"/*.onnx models/
 fi
+NAME="${NAME:-rc}"
 python3 benchmarks/reconstruction.py --mode video --rounds "${ROUNDS:-3}" --seeds ${SEEDS:-10521 10531 10541 10551} \
-  --cache /tmp/rc --workers "$(nproc)" --show 40 --json > "$OUT/fresh.txt" 2>&1 || true
-tr "\r" "\n" < "$OUT/fresh.txt" | grep -v "detect:" | tail -c 8000
-tar czf - --exclude=video.mp4 -C /tmp rc | split -b 15m - "$OUT/fresh.tgz.part"
+  --cache "/tmp/$NAME" --workers "$(nproc)" --show 40 --json > "$OUT/$NAME.txt" 2>&1 || true
+tr "\r" "\n" < "$OUT/$NAME.txt" | grep -v "detect:" | tail -c 4000
+tar czf - --exclude=video.mp4 -C /tmp "$NAME" | split -b 15m - "$OUT/$NAME.tgz.part"
