@@ -38,6 +38,9 @@ class Slot:
     at: tuple[float, float] | None = None  # where it lay on the felt (mm) when last seen, where the tracker says
     # (frame, identity) for each identity it held until that frame, when read again as another card
     earlier: list[tuple[int, str | None]] = field(default_factory=list)
+    # First seen as a face the classifier could not read, and no back seen in its area since: read later, it was
+    # dealt face up, not turned over (`CardZone.update`).
+    face_unread: bool = False
 
     @property
     def seen(self) -> bool:
@@ -326,6 +329,9 @@ class CardZone:
             elif seen[c] > known[c] + sum(1 for _, f in fresh if f == c):
                 fresh.append((pos, c))
         hidden_down = self.face_down_left()
+        if sum(1 for _, up in state.cards if not up) >= len(hidden_down):
+            for slot in hidden_down:  # as many backs in view as cards unread: each of them is a back
+                slot.face_unread = False
         self.doubts = [d for d in self.doubts if seen[d[0]] == 0]
         added: list[tuple[int, Slot]] = []
         shown = {c for c, up in state.cards if up and c is not None}
@@ -338,10 +344,17 @@ class CardZone:
         for pos, c in fresh:
             # A face-down card no longer seen face down, and one more face-up card: it was turned over.
             if len(hidden_down) > down_seen:
-                slot = hidden_down.pop(0)
+                # A face first seen unread is the likelier one read now (High Tie: a 7h under the hand read as a
+                # face for a few frames, then read, was taken for a card dealt face down and turned over).
+                slot = next((s for s in hidden_down if s.face_unread), hidden_down[0])
+                hidden_down.remove(slot)
                 slot.read_as(c, frame, spots[pos], state.uncertain)
-                slot.exposed_frame, slot.back = frame, slot.back or backs[pos]
-                exposed.append(slot)
+                slot.back = slot.back or backs[pos]
+                if slot.face_unread:
+                    slot.face_up, slot.face_unread = True, False
+                else:
+                    slot.exposed_frame = frame
+                    exposed.append(slot)
             elif misread and _mm((near := _nearest(misread, spots[pos])).at, spots[pos]) <= REREAD_MM:
                 misread.remove(near)  # the known card, in its own place, read again
                 near.read_as(c, frame, spots[pos], state.uncertain)
@@ -357,6 +370,8 @@ class CardZone:
                 added.append((pos, Slot(0, self.name, c, True, frame, uncertain=state.uncertain, back=backs[pos],
                                         read_at=frame, at=spots[pos])))
         more_down = max(0, down_seen - len(hidden_down))
+        # The new unread cards that are faces, not backs (which of them lies where does not matter: none is read).
+        faces = sum(1 for c, up in state.cards if up and c is None) - sum(s.face_unread for s in hidden_down)
         for pos in down_at[len(down_at) - more_down:] if more_down else []:  # dealt left to right: new ones last
             if misread and _mm((near := _nearest(misread, spots[pos])).at, spots[pos]) <= REREAD_MM:
                 # A known face-up card out of view, in its own place, read as a back: dealt cards are not turned
@@ -365,7 +380,8 @@ class CardZone:
                 misread.remove(near)
                 continue
             added.append((pos, Slot(0, self.name, None, False, frame, uncertain=state.uncertain, back=backs[pos],
-                                    at=spots[pos])))
+                                    at=spots[pos], face_unread=faces > 0)))
+            faces -= 1
         if table_order:
             added.sort(key=lambda t: t[0])
         new = [slot for _, slot in added]
