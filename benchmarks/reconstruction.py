@@ -65,8 +65,8 @@ DOUBT_KINDS: tuple[tuple[str, str], ...] = (
     ("payout_read_with_wager", r"its payout may have been read with it"),
     ("settlement_not_seen", r"gone as the card moved on|gone from view|was not seen"),
     ("chips_unmatched", r"matches no wager|more than one stack|chips appeared in"),
-    ("card_unsure", r"seen where .* was as more cards|never seen face up|card\(s\) seen|cards seen in the|"
-                    r"split, but|uncertain observation in (seat\d\.cards|dealer\.card|board\.)"),
+    ("card_unsure", r"seen where .* was as more cards|which stayed hidden from|never seen face up|card\(s\) seen|"
+                    r"cards seen in the|split, but|uncertain observation in (seat\d\.cards|dealer\.card|board\.)"),
     ("settlement_order", r"settlement order|too close in time"),
     ("play_against_ante", r"is not [\d.]+x the Ante|is neither 1x nor 2x the Ante"),
     ("payout_could_hide", r"where a chip of it could lie unseen"),

@@ -34,6 +34,7 @@ SPLIT_HAND = ".2"  # suffix of the second split hand's betting spots
 class HighTieMachine(RoundMachine):
     game = "high-tie"
     round_spots = ("main", "side")
+    cards_dealt_over = True  # hits cascade over the cards before them
 
     def __init__(self, *args: object, **kw: object) -> None:
         super().__init__(*args, **kw)

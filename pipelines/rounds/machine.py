@@ -127,6 +127,9 @@ class RoundMachine:
     round_spots: tuple[str, ...] = ()  # spots wagered before the deal; others are placed during play
     cards_in_table_order = False  # cards first seen together keep the order they lie in (rows dealt left to right)
     cards_stay = True  # a dealt card stays in its area until the clearing (King High moves them on)
+    # A card may be dealt over the one before it (High Tie's hits, cascaded): a new identity read away from where a
+    # hidden known card lay is one more card, not that card read again (`CardZone.update`).
+    cards_dealt_over = False
     seat_cards: int | None = None  # cards dealt to each seat, where the game fixes it (not with hits or splits)
 
     def __init__(self, table_id: str, settings: Any | None = None, *, fps: float = 10.0,
@@ -216,12 +219,14 @@ class RoundMachine:
         if ref.area in ("bet", "paid"):
             doubted = ch.after.uncertain or self._read_less(live, ch)
             live.chips.setdefault(ch.zone, ChipZone(ch.zone)).update(ch.frame, ch.after.chip_total, doubted,
-                                                                     ch.after.reaching, ch.after.hidden_room)
+                                                                     ch.after.reaching, ch.after.hidden_room,
+                                                                     ch.after.first_read)
         if ref.area in ("cards", "dealer", "board") and ref.sub not in ("tray", "shoe"):
             state = self.card_state(ref, ch.after)
             zone = live.cards.setdefault(ch.zone, CardZone(ch.zone))
             zone.update(ch.frame, state, next_seq=sum(len(z.slots) for z in live.cards.values()),
-                        table_order=self.cards_in_table_order, rereads=self.cards_stay)
+                        table_order=self.cards_in_table_order, rereads=self.cards_stay,
+                        dealt_over=self.cards_dealt_over)
             if any(live.states[n].cards for n in live.cards if n in live.states):
                 live.cleared = None
             elif live.slots and live.cleared is None:
@@ -380,6 +385,9 @@ class RoundMachine:
             for known, new, frame in zone.doubts:
                 live.note(f"{zone.name}: {new} seen where {known} was as more cards arrived (frame {frame}): "
                           f"{known} read again, or a new card covering it")
+            for known, new, frame in zone.covered:
+                live.note(f"{zone.name}: {new} dealt over {known}, which stayed hidden from frame {frame}: a card "
+                          f"between them may lie unseen")
         if live.notes:
             rnd.notes = list(live.notes)
             if rnd.status == "complete" and any(not n.startswith("inferred") for n in live.notes):
@@ -479,6 +487,7 @@ class RoundMachine:
         self._doubt_short_payouts(seen, expected, live)
         self._paid_wagers_read_later(seen, expected, live)
         self._doubt_stacks_read_unsure(seen, expected, live)
+        self._doubt_rises_read_before_close(seen, live)
         self._doubt_payout_read_with_wager(seen, exp_outcome, live)
         exp_order = {(x.seat, x.spot, x.hand): x.order for x in expected}
         for ws in seen:
@@ -596,6 +605,21 @@ class RoundMachine:
                 if inst is not None and inst.uncertain:
                     _doubt_wager(live, ws, f"{inst.zone} read with doubt at frame {inst.doubtful_frames()[0]} (a chip "
                                            "below the detector's confidence, or chips reaching into another spot)")
+
+    @staticmethod
+    def _doubt_rises_read_before_close(seen: list[WagerSeen], live: LiveRound) -> None:
+        """A wager that rose after it was locked to a total already read before then: the chips were there when bets
+        closed, read short in most frames, or were added after; a past-post is not claimed on that. (A King High
+        $200 Seven, its bottom $100 lying on the Pokerpot's chips, read $100 in most frames and $200 in a few from
+        the frame it was laid, then surely $200 after bets closed, as the hand came to take it.)"""
+        for ws in seen:
+            for f, before, after in ws.inst.changes_after(ws.lock):
+                first = ws.inst.first_read.get(f)
+                if after > before and first is not None and first < ws.lock:
+                    _doubt_wager(live, ws, f"read as {after:g} from frame {f}, after it was locked at {before:g}, "
+                                           f"but read so already at frame {first}: a chip of it may have been "
+                                           "missed until then, or chips were added after bets closed")
+                    break
 
     def _payout_regrouped(self, ws: WagerSeen, p: ChipInstance) -> int | None:
         """The frame a payout grew to its peak, if that was after it was first read and just as its wager's

@@ -70,6 +70,7 @@ class ChipInstance:
     hidden: list[tuple[int, int]] = field(default_factory=list)  # (gone, back) spells it was out of view (`absorb`)
     reaching: set[int] = field(default_factory=set)  # doubtful frames whose one doubt was chips in another spot
     hidden_room: bool = True  # a chip of it missed could have lain unseen (`ZoneState.hidden_room`)
+    first_read: dict[int, int] = field(default_factory=dict)  # step frame -> its total first read (`ZoneState`)
 
     def doubt_is_reach(self) -> bool:
         """Every doubt left on this stack is its chips lying in another betting spot."""
@@ -108,6 +109,7 @@ class ChipInstance:
         self.reaching |= later.reaching
         self.hidden_room |= later.hidden_room
         self.hidden += later.hidden
+        self.first_read |= later.first_read
 
     def split_at(self, frame: int) -> ChipInstance:
         """End this stack at `frame` and return the rest as a new stack placed then with the total read then."""
@@ -115,7 +117,8 @@ class ChipInstance:
         carried = (frame, before[-1][1])
         tail = ChipInstance(self.zone, frame, [carried, *(s for s in self.steps if s[0] > frame)], self.end,
                             {f for f in self.doubtful if f > frame}, [h for h in self.hidden if h[1] > frame],
-                            {f for f in self.reaching if f > frame}, self.hidden_room)
+                            {f for f in self.reaching if f > frame}, self.hidden_room,
+                            {f: r for f, r in self.first_read.items() if f > frame})
         if before[-1][0] in self.doubtful:  # the carried total keeps the doubt it was read with
             tail.doubtful.add(frame)
             if before[-1][0] in self.reaching:
@@ -161,10 +164,10 @@ class ChipZone:
         return None
 
     def update(self, frame: int, total: float, uncertain: bool, reaching: bool = False,
-               hidden_room: bool = True) -> None:
+               hidden_room: bool = True, first_read: int | None = None) -> None:
         """A confirmed total; `reaching`: its only doubt is chips lying in another betting spot; `hidden_room`:
         a chip of it missed could lie unseen (over a card's edge, under another stack's chip, or at the end of a
-        payout lying off its spot's centre)."""
+        payout lying off its spot's centre); `first_read`: the frame that total was first read."""
         cur = self.current
         if total > 0:
             if cur is None:
@@ -177,6 +180,8 @@ class ChipZone:
                 cur.doubtful.add(frame)
                 if reaching:
                     cur.reaching.add(frame)
+            if first_read is not None:
+                cur.first_read[frame] = first_read
         elif cur is not None:
             cur.end = frame
 
@@ -245,6 +250,10 @@ class CardZone:
     # (known card, new identity, frame): a known card out of view read as another while more cards arrived,
     # taken as a re-read though it may be a new card covering it; withdrawn once the known card shows again
     doubts: list[tuple[str, str, int]] = field(default_factory=list)
+    # (known card, new card, frame): a new card read away from where a known card lay as that card went out of
+    # view, with no more cards in view than before: dealt over it. A card between the two may lie as hidden (a
+    # split hand's cascade, where two hits covered the cards before them); withdrawn once the known card shows
+    covered: list[tuple[str, str, int]] = field(default_factory=list)
 
     @property
     def present(self) -> list[Slot]:
@@ -305,11 +314,12 @@ class CardZone:
         return dropped
 
     def update(self, frame: int, state: ZoneState, next_seq: int, table_order: bool = False,
-               rereads: bool = False) -> tuple[list[Slot], list[Slot]]:
+               rereads: bool = False, dealt_over: bool = False) -> tuple[list[Slot], list[Slot]]:
         """Apply a new confirmed state. Returns (new slots, slots exposed now). Cards first seen in one
         update are new face-up ones then face-down ones, or with `table_order` as they lie (a row dealt
         left to right, some face up). With `rereads` (cards stay in their area until the clearing), a
-        new identity while no more cards are in view than were dealt here corrects a known one."""
+        new identity while no more cards are in view than were dealt here corrects a known one; with `dealt_over`
+        (a card may be dealt over the one before it), only one read where that one lay."""
         self.visible, self.visible_since = state.cards, frame
         self.empty_since = frame if not state.cards else None
         if not state.cards:
@@ -333,6 +343,7 @@ class CardZone:
             for slot in hidden_down:  # as many backs in view as cards unread: each of them is a back
                 slot.face_unread = False
         self.doubts = [d for d in self.doubts if seen[d[0]] == 0]
+        self.covered = [d for d in self.covered if seen[d[0]] == 0]
         added: list[tuple[int, Slot]] = []
         shown = {c for c, up in state.cards if up and c is not None}
         # Known cards not in view now: with no more cards in view than were dealt here, a new identity is
@@ -359,7 +370,7 @@ class CardZone:
                 misread.remove(near)  # the known card, in its own place, read again
                 near.read_as(c, frame, spots[pos], state.uncertain)
             elif misread and len(state.cards) <= len(self.present) + len(added) and not (
-                    arrived and spots[pos] is not None and all(sl.at is not None for sl in misread)):
+                    (arrived or dealt_over) and spots[pos] is not None and all(sl.at is not None for sl in misread)):
                 slot = misread.pop(min(pos, len(misread) - 1))
                 if arrived:
                     # New cards arrived too, and where the known card lay is not known: c may be one more,
@@ -367,6 +378,8 @@ class CardZone:
                     self.doubts.append((slot.card, c, frame))
                 slot.read_as(c, frame, spots[pos], state.uncertain)
             else:
+                if misread and not arrived:  # where each lies says another card, yet no more are in view
+                    self.covered.append((_nearest(misread, spots[pos]).card, c, frame))
                 added.append((pos, Slot(0, self.name, c, True, frame, uncertain=state.uncertain, back=backs[pos],
                                         read_at=frame, at=spots[pos])))
         more_down = max(0, down_seen - len(hidden_down))

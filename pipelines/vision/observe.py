@@ -84,6 +84,9 @@ class ZoneState:
     # chip missed could lie under another stack's chip as it is confirmed (`ZoneTracker._read_more`); else 0. Not
     # part of the contents.
     read_more: float = field(default=0.0, compare=False)
+    # Chips only: the frame its total was first read, confidently or not, since the spot last read empty (before it
+    # was confirmed); None where not known. Not part of the contents.
+    first_read: int | None = field(default=None, compare=False)
 
     @property
     def empty(self) -> bool:

@@ -291,7 +291,8 @@ class ZoneTracker:
             if sig == zone.cand_sig and zone.cand_count >= need and ready:
                 why = DOUBTFUL_READINGS if zone.cand_other else REACHING_CHIPS
                 after = replace(self._state(zone, sig, sure < need, why), hidden_room=zone.cand_hidden_room,
-                                read_more=self._read_more(zone, sig, zo))
+                                read_more=self._read_more(zone, sig, zo),
+                                first_read=None if sig[0] else zone.since_empty.get(sig[1], [None])[0])
                 if zone.emptied is not None:  # taken away, then other chips put down
                     gone.append(ZoneChange(name, zone.emptied, zone.stable, ZoneState()))
                     zone.stable = ZoneState()

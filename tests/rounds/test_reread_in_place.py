@@ -72,3 +72,28 @@ def test_a_known_face_up_card_read_as_a_back_in_its_own_place_is_no_new_card():
     _feed(elsewhere, (217, ZoneState(cards=(("3h", True), ("Qd", True)), spots=((823.0, 656.0), (893.0, 658.0)))),
           (262, ZoneState(cards=(("3h", True), (None, False)), spots=((823.0, 656.0), (961.0, 654.0)))))
     assert [(s.card, s.face_up) for s in elsewhere.slots] == [("3h", True), ("Qd", True), (None, False)]
+
+
+def test_where_cards_are_dealt_over_others_a_card_away_from_a_hidden_one_is_one_more_and_a_doubt():
+    # Held-out High Tie video (set P, seed 11042, round cb66b4f8, seat 6's first split hand 3h 3s): two hits, 6s
+    # and 5c, cascaded over the 3s; the 6s was never seen, and the 5c, 61 mm from the 3s, was read with no more
+    # cards in view. Taken as the 3s read again, the hand read 3h 5c and the round was wrong.
+    states = ((55, _row(("3h", 381), ("3s", 393))), (61, _row(("3h", 381),)), (75, _row(("3h", 382), ("5c", 454))))
+    over = CardZone("seat6.cards.1")
+    for frame, state in states:
+        over.update(frame, state, next_seq=len(over.slots), rereads=True, dealt_over=True)
+    assert [s.card for s in over.slots] == ["3h", "3s", "5c"]
+    assert over.covered == [("3s", "5c", 75)]
+    side_by_side = CardZone("seat6.cards.1")  # other games: a card moved in its area is that card read again
+    _feed(side_by_side, *states)
+    assert [s.card for s in side_by_side.slots] == ["3h", "5c"]
+    assert side_by_side.covered == []
+
+
+def test_a_card_dealt_over_another_is_no_doubt_once_that_one_shows_again():
+    zone = CardZone("seat6.cards.1")
+    for frame, state in ((55, _row(("3h", 381), ("3s", 393))), (61, _row(("3h", 381),)),
+                         (75, _row(("3h", 382), ("5c", 454))), (80, _row(("3h", 382), ("3s", 393), ("5c", 454)))):
+        zone.update(frame, state, next_seq=len(zone.slots), rereads=True, dealt_over=True)
+    assert [s.card for s in zone.slots] == ["3h", "3s", "5c"]
+    assert zone.covered == []
