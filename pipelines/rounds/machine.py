@@ -613,10 +613,11 @@ class RoundMachine:
         $200 Seven, its bottom $100 lying on the Pokerpot's chips, read $100 in most frames and $200 in a few from
         the frame it was laid, then surely $200 after bets closed, as the hand came to take it.)"""
         for ws in seen:
-            for f, before, after in ws.inst.changes_after(ws.lock):
+            locked = ws.wager.amount
+            for f, _, after in ws.inst.changes_after(ws.lock):  # back to what was locked after a dip is no rise
                 first = ws.inst.first_read.get(f)
-                if after > before and first is not None and first < ws.lock:
-                    _doubt_wager(live, ws, f"read as {after:g} from frame {f}, after it was locked at {before:g}, "
+                if after > locked + 0.005 and first is not None and first < ws.lock:
+                    _doubt_wager(live, ws, f"read as {after:g} from frame {f}, after it was locked at {locked:g}, "
                                            f"but read so already at frame {first}: a chip of it may have been "
                                            "missed until then, or chips were added after bets closed")
                     break
