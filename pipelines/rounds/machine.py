@@ -219,8 +219,7 @@ class RoundMachine:
         if ref.area in ("bet", "paid"):
             doubted = ch.after.uncertain or self._read_less(live, ch)
             live.chips.setdefault(ch.zone, ChipZone(ch.zone)).update(ch.frame, ch.after.chip_total, doubted,
-                                                                     ch.after.reaching, ch.after.hidden_room,
-                                                                     ch.after.first_read)
+                                                                     ch.after.hidden_room, ch.after.first_read)
         if ref.area in ("cards", "dealer", "board") and ref.sub not in ("tray", "shoe"):
             state = self.card_state(ref, ch.after)
             zone = live.cards.setdefault(ch.zone, CardZone(ch.zone))
@@ -592,14 +591,19 @@ class RoundMachine:
         stack the zones cannot place with certainty (chips reaching into another spot, a row of an odd length;
         `ZoneMapper.group_stacks`). The note names both, as the reading does not say which.
 
-        A payout whose one doubt is that its chips reach into another betting spot, read as exactly what the rules
-        pay, is no doubt: a King High payout of five chips laid beside its wager runs into the empty spot next
-        to it. Were another stack read with it, the total would be the rules' amount only if the dealer
-        had also underpaid by just that stack, and that stack's own spot would be read short or empty."""
+        A payout read with doubt as exactly what the rules pay is no doubt. Where its one doubt is that its chips
+        reach into another betting spot (a King High payout of five chips laid beside its wager runs into the empty
+        spot next to it), another stack read with it would make it the rules' amount only if the dealer had also
+        underpaid by just that stack, whose own spot would read short or empty. Where a chip of it was read below
+        the detector's confidence, a misreading would have to make up for a payout error to the chip. On the
+        thirty-ninth session's four fresh sets (King High), each of seven payouts so read as the rules' amount was
+        right, and each of three read with doubt as another amount was wrong (a $4 Pokerpot payout read $503): the doubt
+        matters where the reading would flag the dealer, and a misread chip that hid a payout error exactly is
+        the one it lets through."""
         net = {(x.seat, x.spot, x.hand): x.net for x in expected}
         for ws in seen:
             for inst in (ws.inst, ws.payout):
-                if inst is ws.payout and inst is not None and inst.uncertain and inst.doubt_is_reach() \
+                if inst is ws.payout and inst is not None and inst.uncertain \
                         and ws.outcome == "win" and ws.key in net and abs(ws.paid - net[ws.key]) < 0.005:
                     continue
                 if inst is not None and inst.uncertain:

@@ -68,13 +68,8 @@ class ChipInstance:
     end: int | None = None  # the frame it was gone; None while still there
     doubtful: set[int] = field(default_factory=set)  # frames of steps read below the detector's confidence
     hidden: list[tuple[int, int]] = field(default_factory=list)  # (gone, back) spells it was out of view (`absorb`)
-    reaching: set[int] = field(default_factory=set)  # doubtful frames whose one doubt was chips in another spot
     hidden_room: bool = True  # a chip of it missed could have lain unseen (`ZoneState.hidden_room`)
     first_read: dict[int, int] = field(default_factory=dict)  # step frame -> its total first read (`ZoneState`)
-
-    def doubt_is_reach(self) -> bool:
-        """Every doubt left on this stack is its chips lying in another betting spot."""
-        return all(f in self.reaching for f in self.doubtful_frames())
 
     @property
     def uncertain(self) -> bool:
@@ -86,12 +81,9 @@ class ChipInstance:
         return [f for f, _ in self.steps if f in self.doubtful]
 
     def _same_again(self, kept: tuple[int, float], again: tuple[int, float]) -> None:
-        """`again` reads what `kept` read and is dropped: read confidently, it clears `kept`'s doubt; read with a
-        doubt other than chips reaching into another spot, `kept`'s doubt is that one as well."""
+        """`again` reads what `kept` read and is dropped: read confidently, it clears `kept`'s doubt."""
         if again[0] not in self.doubtful:
             self.doubtful.discard(kept[0])
-        elif again[0] not in self.reaching:
-            self.reaching.discard(kept[0])
 
     def continued_by(self, later: ChipInstance) -> bool:
         """`later` may be this stack seen again after it was covered: it is read, at its most, as at least half of
@@ -106,7 +98,6 @@ class ChipInstance:
         self.steps += later.steps
         self.end = later.end
         self.doubtful |= later.doubtful
-        self.reaching |= later.reaching
         self.hidden_room |= later.hidden_room
         self.hidden += later.hidden
         self.first_read |= later.first_read
@@ -117,12 +108,9 @@ class ChipInstance:
         carried = (frame, before[-1][1])
         tail = ChipInstance(self.zone, frame, [carried, *(s for s in self.steps if s[0] > frame)], self.end,
                             {f for f in self.doubtful if f > frame}, [h for h in self.hidden if h[1] > frame],
-                            {f for f in self.reaching if f > frame}, self.hidden_room,
-                            {f: r for f, r in self.first_read.items() if f > frame})
+                            self.hidden_room, {f: r for f, r in self.first_read.items() if f > frame})
         if before[-1][0] in self.doubtful:  # the carried total keeps the doubt it was read with
             tail.doubtful.add(frame)
-            if before[-1][0] in self.reaching:
-                tail.reaching.add(frame)
         self.steps, self.end = before, frame
         self.hidden = [h for h in self.hidden if h[1] <= frame]
         return tail
@@ -163,11 +151,11 @@ class ChipZone:
             return self.instances[-1]
         return None
 
-    def update(self, frame: int, total: float, uncertain: bool, reaching: bool = False,
-               hidden_room: bool = True, first_read: int | None = None) -> None:
-        """A confirmed total; `reaching`: its only doubt is chips lying in another betting spot; `hidden_room`:
-        a chip of it missed could lie unseen (over a card's edge, under another stack's chip, or at the end of a
-        payout lying off its spot's centre); `first_read`: the frame that total was first read."""
+    def update(self, frame: int, total: float, uncertain: bool, hidden_room: bool = True,
+               first_read: int | None = None) -> None:
+        """A confirmed total; `hidden_room`: a chip of it missed could lie unseen (over a card's edge, under another
+        stack's chip, or at the end of a payout lying off its spot's centre); `first_read`: the frame that total was
+        first read."""
         cur = self.current
         if total > 0:
             if cur is None:
@@ -178,8 +166,6 @@ class ChipZone:
                 cur.hidden_room |= hidden_room
             if uncertain:
                 cur.doubtful.add(frame)
-                if reaching:
-                    cur.reaching.add(frame)
             if first_read is not None:
                 cur.first_read[frame] = first_read
         elif cur is not None:

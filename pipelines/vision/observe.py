@@ -71,8 +71,6 @@ class ZoneState:
     backs: tuple[str | None, ...] = ()
     # Why it is uncertain, in words for the round's note; not part of what the zone holds.
     doubt: str = field(default="", compare=False)
-    # Uncertain only because its chips reach into another betting spot, read so in every doubtful frame.
-    reaching: bool = field(default=False, compare=False)
     # Where each card of `cards` lies on the felt (mm), or () where unknown: a card read as a new identity
     # where a known one lay is that card read again; elsewhere it is another card. Not part of the contents.
     spots: tuple[tuple[float, float], ...] = field(default=(), compare=False)

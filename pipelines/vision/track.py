@@ -234,8 +234,7 @@ class ZoneTracker:
         doubt = why if uncertain else CONTESTED_CARD if unread else ""
         spots = tuple((zone.tracks[tid].x, zone.tracks[tid].y) for tid, _ in sig[0])
         return ZoneState(cards=cards, chip_total=sig[1], uncertain=uncertain or unread,
-                         backs=backs if any(backs) else (), doubt=doubt, reaching=doubt == REACHING_CHIPS,
-                         spots=spots)
+                         backs=backs if any(backs) else (), doubt=doubt, spots=spots)
 
     def _is_loss(self, stable: Signature, new: Signature) -> bool:
         """New contents are the stable ones with something missing: what a covering hand looks like."""
