@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # One device call: render and detect fresh held-out sets on the lent machine's 16 CPU cores, print the replay's
-# figures and bring the stored detections back (without the videos) in $OUT/fresh.tgz.part* (15 MB parts: one file
+# figures and bring the stored detections back (without the videos) in $OUT/NAME.tgz.part* (15 MB parts: one file
 # of about 20 MB, six seeds' worth, did not come back; thirty-third session).
-# Run from the repository root on the device machine (thirty-first session: 48 rounds, 3 a game on 4 seeds, 247 s).
-# Carry in .whl/ the wheels models/training/gpu_env.sh installs plus onnxruntime for the device's Python (cp312;
-# `pip download onnxruntime==1.28.0 --no-deps --python-version 3.12 --only-binary=:all:
-# --platform manylinux_2_27_x86_64 -d .whl`), and carry the ONNX models the detector reads (detector,
+# Run from the repository root on the device machine (thirty-first session: 48 rounds, 3 a game on 4 seeds, 247 s;
+# thirty-ninth, on an H200: 212-230 s a set). Carry in .whl/ the cp312 wheels the device's image lacks (thirty-ninth
+# session: supervision, pydeprecate, defusedxml, pydantic, pydantic-core, annotated-types, typing-inspection, each
+# `pip download NAME==VERSION --no-deps --only-binary=:all: --python-version 3.12 --implementation cp --platform
+# manylinux_2_17_x86_64 -d .whl`; its onnxruntime served), and carry the ONNX models the detector reads (detector,
 # card_classifier, card_classifier_2, chip_verifier, edge_chips): the tracked files outgrow a call's 64 MiB, see
 # gpu_env.sh. Settings by environment: SEEDS (default four new ones), ROUNDS (3), NAME (rc: the cache folder in /tmp
 # and the prefix of what comes back, so one call can render two sets and bring back the first if the second is cut).
