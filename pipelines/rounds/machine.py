@@ -114,6 +114,11 @@ class WagerSeen:
     def key(self) -> tuple[int, str, int]:
         return (self.wager.seat, self.wager.spot, self.wager.hand)
 
+    def rises(self) -> list[tuple[int, float]]:
+        """(frame, total) of each reading above the amount locked, after it was locked (back to that amount after a
+        dip is no rise)."""
+        return [(f, after) for f, _, after in self.inst.changes_after(self.lock) if after > self.wager.amount + 0.005]
+
 
 def _confirmed(ch: ZoneChange) -> bool:
     """The tracker now reads confidently what it had confirmed with doubt (nothing else changed)."""
@@ -580,8 +585,7 @@ class RoundMachine:
         for ws in seen:
             if ws.outcome not in (None, "removed") or exp_outcome.get(ws.key) != "win":
                 continue
-            grew = next(((f, after) for f, _, after in ws.inst.changes_after(ws.lock)
-                         if after > ws.wager.amount + 0.005), None)
+            grew = next(iter(ws.rises()), None)
             if grew is not None:
                 _doubt_wager(live, ws, f"won by the rules, no payout seen, and read as {grew[1]:g} from frame "
                                        f"{grew[0]}: its payout may have been read with it")
@@ -617,13 +621,13 @@ class RoundMachine:
         $200 Seven, its bottom $100 lying on the Pokerpot's chips, read $100 in most frames and $200 in a few from
         the frame it was laid, then surely $200 after bets closed, as the hand came to take it.)"""
         for ws in seen:
-            locked = ws.wager.amount
-            for f, _, after in ws.inst.changes_after(ws.lock):  # back to what was locked after a dip is no rise
+            for f, after in ws.rises():
                 first = ws.inst.first_read.get(f)
-                if after > locked + 0.005 and first is not None and first < ws.lock:
-                    _doubt_wager(live, ws, f"read as {after:g} from frame {f}, after it was locked at {locked:g}, "
-                                           f"but read so already at frame {first}: a chip of it may have been "
-                                           "missed until then, or chips were added after bets closed")
+                if first is not None and first < ws.lock:
+                    _doubt_wager(live, ws, f"read as {after:g} from frame {f}, after it was locked at "
+                                           f"{ws.wager.amount:g}, but read so already at frame {first}: a chip of "
+                                           "it may have been missed until then, or chips were added after bets "
+                                           "closed")
                     break
 
     def _payout_regrouped(self, ws: WagerSeen, p: ChipInstance) -> int | None:

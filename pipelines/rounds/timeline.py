@@ -310,7 +310,8 @@ class CardZone:
         self.empty_since = frame if not state.cards else None
         if not state.cards:
             self.emptied.append(frame)
-        down_seen = sum(1 for c, up in state.cards if not up or c is None)
+        backs_seen = sum(1 for _, up in state.cards if not up)
+        down_seen = backs_seen + sum(1 for c, up in state.cards if up and c is None)  # backs and unread faces
         seen = Counter(c for c, up in state.cards if up and c is not None)
         known = self.known()
         exposed: list[Slot] = []
@@ -325,7 +326,7 @@ class CardZone:
             elif seen[c] > known[c] + sum(1 for _, f in fresh if f == c):
                 fresh.append((pos, c))
         hidden_down = self.face_down_left()
-        if sum(1 for _, up in state.cards if not up) >= len(hidden_down):
+        if backs_seen >= len(hidden_down):
             for slot in hidden_down:  # as many backs in view as cards unread: each of them is a back
                 slot.face_unread = False
         self.doubts = [d for d in self.doubts if seen[d[0]] == 0]
@@ -370,7 +371,7 @@ class CardZone:
                                         read_at=frame, at=spots[pos])))
         more_down = max(0, down_seen - len(hidden_down))
         # The new unread cards that are faces, not backs (which of them lies where does not matter: none is read).
-        faces = sum(1 for c, up in state.cards if up and c is None) - sum(s.face_unread for s in hidden_down)
+        faces = down_seen - backs_seen - sum(s.face_unread for s in hidden_down)
         for pos in down_at[len(down_at) - more_down:] if more_down else []:  # dealt left to right: new ones last
             if misread and _mm((near := _nearest(misread, spots[pos])).at, spots[pos]) <= REREAD_MM:
                 # A known face-up card out of view, in its own place, read as a back: dealt cards are not turned

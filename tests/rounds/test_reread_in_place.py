@@ -12,9 +12,9 @@ def _row(*cards: tuple[str, float]) -> ZoneState:
     return ZoneState(cards=tuple((c, True) for c, _ in cards), spots=tuple((x, 511.0) for _, x in cards))
 
 
-def _feed(zone: CardZone, *states: tuple[int, ZoneState]) -> None:
+def _feed(zone: CardZone, *states: tuple[int, ZoneState], dealt_over: bool = False) -> None:
     for frame, state in states:
-        zone.update(frame, state, next_seq=len(zone.slots), rereads=True)
+        zone.update(frame, state, next_seq=len(zone.slots), rereads=True, dealt_over=dealt_over)
 
 
 def test_a_card_read_again_in_its_own_place_as_three_more_land_is_no_doubt():
@@ -80,8 +80,7 @@ def test_where_cards_are_dealt_over_others_a_card_away_from_a_hidden_one_is_one_
     # cards in view. Taken as the 3s read again, the hand read 3h 5c and the round was wrong.
     states = ((55, _row(("3h", 381), ("3s", 393))), (61, _row(("3h", 381),)), (75, _row(("3h", 382), ("5c", 454))))
     over = CardZone("seat6.cards.1")
-    for frame, state in states:
-        over.update(frame, state, next_seq=len(over.slots), rereads=True, dealt_over=True)
+    _feed(over, *states, dealt_over=True)
     assert [s.card for s in over.slots] == ["3h", "3s", "5c"]
     assert over.covered == [("3s", "5c", 75)]
     side_by_side = CardZone("seat6.cards.1")  # other games: a card moved in its area is that card read again
@@ -92,8 +91,7 @@ def test_where_cards_are_dealt_over_others_a_card_away_from_a_hidden_one_is_one_
 
 def test_a_card_dealt_over_another_is_no_doubt_once_that_one_shows_again():
     zone = CardZone("seat6.cards.1")
-    for frame, state in ((55, _row(("3h", 381), ("3s", 393))), (61, _row(("3h", 381),)),
-                         (75, _row(("3h", 382), ("5c", 454))), (80, _row(("3h", 382), ("3s", 393), ("5c", 454)))):
-        zone.update(frame, state, next_seq=len(zone.slots), rereads=True, dealt_over=True)
+    _feed(zone, (55, _row(("3h", 381), ("3s", 393))), (61, _row(("3h", 381),)),
+          (75, _row(("3h", 382), ("5c", 454))), (80, _row(("3h", 382), ("3s", 393), ("5c", 454))), dealt_over=True)
     assert [s.card for s in zone.slots] == ["3h", "3s", "5c"]
     assert zone.covered == []
