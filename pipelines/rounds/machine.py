@@ -109,6 +109,7 @@ class WagerSeen:
     moved_at: int | None = None  # a frame the wager was read as more than it is while its payout was laid
     hidden_at: int | None = None  # the frame the wager was read as less than it is, to stay, as its payout was laid
     payout: ChipInstance | None = None
+    shrank_at: int | None = None  # the frame its payout fell from a short-lived peak (`_payout_shrank`)
 
     @property
     def key(self) -> tuple[int, str, int]:
@@ -224,7 +225,8 @@ class RoundMachine:
         if ref.area in ("bet", "paid"):
             doubted = ch.after.uncertain or self._read_less(live, ch)
             live.chips.setdefault(ch.zone, ChipZone(ch.zone)).update(ch.frame, ch.after.chip_total, doubted,
-                                                                     ch.after.hidden_room, ch.after.first_read)
+                                                                     ch.after.hidden_room, ch.after.first_read,
+                                                                     ch.after.reach_into if ch.after.uncertain else ())
         if ref.area in ("cards", "dealer", "board") and ref.sub not in ("tray", "shoe"):
             state = self.card_state(ref, ch.after)
             zone = live.cards.setdefault(ch.zone, CardZone(ch.zone))
@@ -461,11 +463,7 @@ class RoundMachine:
                     _doubt_wager(live, ws, f"payout read as {ws.paid:g} from frame {regrouped}, as the wager beside "
                                            "it fell below what was locked: the two stacks lie in one line, and the "
                                            "line between them moved")
-                shrank = self._payout_shrank(p, live)
-                if shrank is not None:
-                    _doubt_wager(live, ws, f"payout read as {ws.paid:g} only until frame {shrank}, then as "
-                                           f"{p.value_at(shrank):g} until it was taken: a laid payout does not "
-                                           "shrink, so one of the two readings is wrong")
+                ws.shrank_at = self._payout_shrank(p, live)
                 break
             if ws.outcome is None and ws.inst.end is not None and (deadline is None or ws.inst.end < deadline):
                 ws.outcome, ws.settled_at = "removed", ws.inst.end
@@ -488,6 +486,7 @@ class RoundMachine:
             live.note(f"the observed round cannot be settled by the rules: {e}")
             expected = []
         exp_outcome = {(x.seat, x.spot, x.hand): x.outcome for x in expected}
+        self._payouts_shrunk(seen, expected, live)
         self._doubt_short_payouts(seen, expected, live)
         self._paid_wagers_read_later(seen, expected, live)
         self._doubt_stacks_read_unsure(seen, expected, live)
@@ -603,12 +602,14 @@ class RoundMachine:
         thirty-ninth session's four fresh sets (King High), each of seven payouts so read as the rules' amount was
         right, and each of three read with doubt as another amount was wrong (a $4 Pokerpot payout read $503): the doubt
         matters where the reading would flag the dealer, and a misread chip that hid a payout error exactly is
-        the one it lets through."""
+        the one it lets through. Nor is a payout doubted only for chips lying in betting spots that held no stack of
+        their own (`_reaches_only_into_bare_spots`), whatever it reads."""
         net = {(x.seat, x.spot, x.hand): x.net for x in expected}
         for ws in seen:
             for inst in (ws.inst, ws.payout):
-                if inst is ws.payout and inst is not None and inst.uncertain \
-                        and ws.outcome == "win" and ws.key in net and abs(ws.paid - net[ws.key]) < 0.005:
+                if inst is ws.payout and inst is not None and inst.uncertain and (
+                        (ws.outcome == "win" and ws.key in net and abs(ws.paid - net[ws.key]) < 0.005)
+                        or _reaches_only_into_bare_spots(inst, live)):
                     continue
                 if inst is not None and inst.uncertain:
                     _doubt_wager(live, ws, f"{inst.zone} read with doubt at frame {inst.doubtful_frames()[0]} (a chip "
@@ -660,6 +661,29 @@ class RoundMachine:
         top = next(i for i, (v, _) in enumerate(held) if v == p.peak)
         longer = [i for i in range(top + 1, len(held)) if held[i][0] < p.peak and held[i][1] > held[top][1]]
         return p.steps[top + 1][0] if longer else None
+
+    @staticmethod
+    def _payouts_shrunk(seen: list[WagerSeen], expected: list[Settlement], live: LiveRound) -> None:
+        """A payout read lower after a short-lived peak (`_payout_shrank`) is what it was read as after, where that is
+        exactly what the rules pay: the peak is then the dealer's hand over it, read as chips, and for it to be the
+        payout the dealer would have had to overpay and the lasting reading miss just the overpayment. Otherwise one
+        of the two readings is wrong, and the round says so. (A 3 Card Monster $10 Monster payout read $100 for
+        three frames as the hand left it and the wager beside it was out of view, then $10 for 26 frames; on the
+        thirty-ninth and fortieth sessions' fresh sets the lasting reading was right in each of three such.)"""
+        net = {(x.seat, x.spot, x.hand): x.net for x in expected}
+        for ws in seen:
+            if ws.shrank_at is None or ws.payout is None:
+                continue
+            later = ws.payout.value_at(ws.shrank_at)
+            if ws.key in net and abs(later - net[ws.key]) < 0.005:
+                live.note(f"inferred: {_about(ws)}: payout read as {ws.paid:g} only until frame {ws.shrank_at}, then "
+                          f"as {later:g}, what the rules pay, until it was taken: the first reading was the dealer's "
+                          "hand over it")
+                ws.paid = later
+            else:
+                _doubt_wager(live, ws, f"payout read as {ws.paid:g} only until frame {ws.shrank_at}, then as "
+                                       f"{later:g} until it was taken: a laid payout does not shrink, so one of the "
+                                       "two readings is wrong")
 
     def _wager_moved_with_payout(self, ws: WagerSeen, p: ChipInstance) -> int | None:
         """A payout laid against its wager forms one row with it, and the line between the two zones falls
@@ -890,6 +914,19 @@ def _observation_frame(note: str, zone: str) -> int | None:
         return None
     digits = note[len(head):].split(":", 1)[0]
     return int(digits) if digits.isdigit() else None
+
+
+def _reaches_only_into_bare_spots(inst: ChipInstance, live: LiveRound) -> bool:
+    """Each total of the stack read with doubt was doubted only because chips of it lay in other betting spots, and
+    none of those held a stack of its own in the round before the stack was gone: no other stack could have been read
+    with it. (A King High $18 Suit payout of six chips, laid beside its $6 wager, ran into the empty Suit spot next
+    to it.) A stack there read as one with it would have been read on its own spot as it was laid."""
+    frames = inst.doubtful_frames()
+    if not frames or any(f not in inst.reached for f in frames):
+        return False
+    end = inst.end if inst.end is not None else live.last
+    spots = {z for f in frames for z in inst.reached[f]}
+    return not any(other.start <= end for z in spots if z in live.chips for other in live.chips[z].instances)
 
 
 def _doubt_wager(live: LiveRound, ws: WagerSeen, why: str) -> None:

@@ -70,6 +70,8 @@ class ChipInstance:
     hidden: list[tuple[int, int]] = field(default_factory=list)  # (gone, back) spells it was out of view (`absorb`)
     hidden_room: bool = True  # a chip of it missed could have lain unseen (`ZoneState.hidden_room`)
     first_read: dict[int, int] = field(default_factory=dict)  # step frame -> its total first read (`ZoneState`)
+    # doubtful step frame -> the other betting spots chips of it lay in, where that was its only doubt (`ZoneState`)
+    reached: dict[int, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def uncertain(self) -> bool:
@@ -81,9 +83,15 @@ class ChipInstance:
         return [f for f, _ in self.steps if f in self.doubtful]
 
     def _same_again(self, kept: tuple[int, float], again: tuple[int, float]) -> None:
-        """`again` reads what `kept` read and is dropped: read confidently, it clears `kept`'s doubt."""
+        """`again` reads what `kept` read and is dropped: read confidently, it clears `kept`'s doubt; read with
+        doubt, its doubt joins `kept`'s."""
         if again[0] not in self.doubtful:
             self.doubtful.discard(kept[0])
+        elif kept[0] in self.reached:
+            if again[0] in self.reached:
+                self.reached[kept[0]] = tuple(sorted({*self.reached[kept[0]], *self.reached[again[0]]}))
+            else:
+                del self.reached[kept[0]]  # doubted for more than its reach
 
     def continued_by(self, later: ChipInstance) -> bool:
         """`later` may be this stack seen again after it was covered: it is read, at its most, as at least half of
@@ -101,6 +109,7 @@ class ChipInstance:
         self.hidden_room |= later.hidden_room
         self.hidden += later.hidden
         self.first_read |= later.first_read
+        self.reached |= later.reached
 
     def split_at(self, frame: int) -> ChipInstance:
         """End this stack at `frame` and return the rest as a new stack placed then with the total read then."""
@@ -108,9 +117,12 @@ class ChipInstance:
         carried = (frame, before[-1][1])
         tail = ChipInstance(self.zone, frame, [carried, *(s for s in self.steps if s[0] > frame)], self.end,
                             {f for f in self.doubtful if f > frame}, [h for h in self.hidden if h[1] > frame],
-                            self.hidden_room, {f: r for f, r in self.first_read.items() if f > frame})
+                            self.hidden_room, {f: r for f, r in self.first_read.items() if f > frame},
+                            {f: r for f, r in self.reached.items() if f > frame})
         if before[-1][0] in self.doubtful:  # the carried total keeps the doubt it was read with
             tail.doubtful.add(frame)
+            if before[-1][0] in self.reached:
+                tail.reached[frame] = self.reached[before[-1][0]]
         self.steps, self.end = before, frame
         self.hidden = [h for h in self.hidden if h[1] <= frame]
         return tail
@@ -152,10 +164,10 @@ class ChipZone:
         return None
 
     def update(self, frame: int, total: float, uncertain: bool, hidden_room: bool = True,
-               first_read: int | None = None) -> None:
+               first_read: int | None = None, reach_into: tuple[str, ...] = ()) -> None:
         """A confirmed total; `hidden_room`: a chip of it missed could lie unseen (over a card's edge, under another
         stack's chip, or at the end of a payout lying off its spot's centre); `first_read`: the frame that total was
-        first read."""
+        first read; `reach_into`: the other betting spots chips of it lay in, where that is its only doubt."""
         cur = self.current
         if total > 0:
             if cur is None:
@@ -166,6 +178,8 @@ class ChipZone:
                 cur.hidden_room |= hidden_room
             if uncertain:
                 cur.doubtful.add(frame)
+                if reach_into:
+                    cur.reached[frame] = reach_into
             if first_read is not None:
                 cur.first_read[frame] = first_read
         elif cur is not None:
@@ -317,14 +331,8 @@ class CardZone:
         exposed: list[Slot] = []
         backs = state.backs or (None,) * len(state.cards)
         spots = state.spots or (None,) * len(state.cards)
-        # Identities not yet accounted for, in table order (the order a dealer turns a row over).
-        fresh: list[tuple[int, str]] = []
-        down_at: list[int] = []
-        for pos, (c, up) in enumerate(state.cards):
-            if not up or c is None:
-                down_at.append(pos)
-            elif seen[c] > known[c] + sum(1 for _, f in fresh if f == c):
-                fresh.append((pos, c))
+        fresh = self._fresh(state, spots, known)
+        down_at = [pos for pos, (c, up) in enumerate(state.cards) if not up or c is None]
         hidden_down = self.face_down_left()
         if backs_seen >= len(hidden_down):
             for slot in hidden_down:  # as many backs in view as cards unread: each of them is a back
@@ -332,10 +340,9 @@ class CardZone:
         self.doubts = [d for d in self.doubts if seen[d[0]] == 0]
         self.covered = [d for d in self.covered if seen[d[0]] == 0]
         added: list[tuple[int, Slot]] = []
-        shown = {c for c, up in state.cards if up and c is not None}
         # Known cards not in view now: with no more cards in view than were dealt here, a new identity is
         # one of these read again (the tracker's vote for a half-covered card changed), not a new card.
-        misread = [sl for sl in self.present if sl.card is not None and sl.card not in shown] if rereads else []
+        misread = self._out_of_view(state, spots) if rereads else []
         # With new cards in view as well, where each lies tells a known card read again (in its own place)
         # from one more card (elsewhere, the known card hidden under it or under the dealer's hand).
         arrived = len(state.cards) > len(self.present)
@@ -391,6 +398,36 @@ class CardZone:
         self._order_from(state)
         self._place(state)
         return new, exposed
+
+    def _fresh(self, state: ZoneState, spots: tuple, known: Counter) -> list[tuple[int, str]]:
+        """(position, identity) of the cards in view not yet accounted for, in table order (the order a dealer turns
+        a row over). Of more cards of one identity in view than are known, the known ones are those lying where
+        they lay, where that is known: a High Tie dealer's 6h read by turns as 7h, then a 7h dealt beside it, the
+        new 7h is the one in the new place (taken for the old one's place, the 6h read again later became one
+        more card)."""
+        fresh: list[tuple[int, str]] = []
+        for c in dict.fromkeys(c for c, up in state.cards if up and c is not None):
+            at = [pos for pos, (x, up) in enumerate(state.cards) if up and x == c]
+            if len(at) <= known[c]:
+                continue
+            holders = [sl for sl in self.present if sl.card == c]
+            if all(sl.at is not None for sl in holders) and all(spots[pos] is not None for pos in at):
+                for sl in holders:
+                    at.remove(min(at, key=lambda pos: _mm(sl.at, spots[pos])))
+            else:
+                at = at[:len(at) - known[c]]
+            fresh += [(pos, c) for pos in at]
+        return sorted(fresh)
+
+    def _out_of_view(self, state: ZoneState, spots: tuple) -> list[Slot]:
+        """The known face-up cards not in view now: of more known cards of one identity than are in view, those
+        farthest from where it shows (each card in view accounts for the nearest)."""
+        left = [sl for sl in self.present if sl.card is not None]
+        for (c, up), spot in zip(state.cards, spots, strict=True):
+            holders = [sl for sl in left if up and sl.card == c]
+            if holders:
+                left.remove(_nearest(holders, spot))
+        return left
 
     def _place(self, state: ZoneState) -> None:
         """Note where each face-up card in view lies, on the slot that holds its identity."""

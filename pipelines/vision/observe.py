@@ -27,6 +27,7 @@ class ZoneObs:
     chips_uncertain: bool = False  # a chip of the zone's stack below the detector's confidence
     # Doubt about the chips other than their reaching into another betting spot (`ChipStackObs.reaches`).
     chips_doubt_other: bool = False
+    chips_reach_into: set[str] = field(default_factory=set)  # the other betting spots chips of its stack lie in
     chips_min_confidence: float = 1.0  # the least confident chip of the zone's stack
     # A chip of the stack the detector missed could lie over a card's edge (`ZoneMapper._card_edge_room`).
     chips_card_edge_room: bool = False
@@ -85,6 +86,9 @@ class ZoneState:
     # Chips only: the frame its total was first read, confidently or not, since the spot last read empty (before it
     # was confirmed); None where not known. Not part of the contents.
     first_read: int | None = field(default=None, compare=False)
+    # Chips only, confirmed as read with doubt only because chips of it lie in other betting spots: those spots, in
+    # any frame that confirmed it (`ZoneObs.chips_reach_into`); else (). Not part of the contents.
+    reach_into: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def empty(self) -> bool:

@@ -26,8 +26,11 @@
 - A run of loss readings, each too short to confirm, after a stack's spot first read empty is one blip: the
   removal keeps the date of the empty run it interrupted.
 - New chips read in most of the last `RESTLESS_WINDOW` frames without ever reading alike long enough to
-  confirm are confirmed as uncertain (their most frequent reading): something is there, so the round says
-  it is unsure rather than passing it over.
+  confirm are confirmed as uncertain (their most frequent confident reading, else their most frequent):
+  something is there, so the round says it is unsure rather than passing it over. Chips read only with doubt
+  over a stack still read confidently as confirmed are no new chips (`_restless`).
+- A payout spot that read chips for `BRIEF_FRAMES` frames running, never alike long enough to confirm, and
+  then empty held a payout laid and taken at once: confirmed as uncertain from its first frame to the empty one.
 - Chips confirmed on an empty spot that were read confidently as more since it was last read empty, where a chip
   missed could lie under another stack's chip, carry the larger reading (`ZoneState.read_more`): a chip of it may
   have gone under the stack laid beside it. The round machine weighs it.
@@ -47,6 +50,9 @@ from .observe import CardObs, FrameObs, ZoneChange, ZoneObs, ZoneState
 CLEAR_SHARE = 0.75
 # New chips read in this share of the last RESTLESS_WINDOW frames without confirming are confirmed as uncertain.
 RESTLESS_WINDOW, RESTLESS_SHARE = 20, 0.6
+# ... unless read only with doubt, beside a confirmed stack read confidently in this share of the window.
+STEADY_SHARE = 0.25
+BRIEF_FRAMES = 4  # a payout spot read as holding chips this many frames running, then empty, held a payout
 Signature = tuple[tuple[tuple[int, bool], ...], float]  # ((track id, face up) in table order, chip total)
 # Why a state is uncertain, in the words a round's note gives a reviewer (`ZoneState.doubt`).
 DOUBTFUL_READINGS = ("read with doubt in most of its frames (below the detector's confidence, a card read through "
@@ -55,6 +61,8 @@ CONTESTED_CARD = "a card read as more than one card and never surely"
 RESTLESS_CHIPS = f"chips read in most of the last {RESTLESS_WINDOW} frames, never alike long enough to confirm"
 REACHING_CHIPS = ("read with doubt: chips of it lie in another betting spot (two players' stacks in one line "
                   "may read as one)")
+BRIEF_PAYOUT = ("read for a moment only, never alike long enough to confirm, then gone: a payout laid and taken "
+                "with its wager")
 UNSTEADY_STACK = (f"its stack read confidently as other totals in most of the last {RESTLESS_WINDOW} frames "
                   "(chips counted now with it, now with the stack beside it)")
 
@@ -140,15 +148,19 @@ class _Zone:
     cand_uncertain: int = 0  # how many of the candidate's frames were uncertain
     cand_other: int = 0  # how many for another reason than chips reaching into another spot
     cand_hidden_room: bool = True  # a missed chip could have lain unseen in a candidate frame (`ZoneObs`)
+    cand_reach_into: set[str] = field(default_factory=set)  # other betting spots its chips lay in (`ZoneObs`)
     sure_again: int = 0  # confident frames of a state confirmed as uncertain, since it was confirmed
     emptied: int | None = None  # the candidate follows an empty run from this frame (see _emptied_first)
     prev_cand: tuple[Signature, int, int] | None = None  # the candidate before this one: (sig, first, left)
-    # the last readings of a chips-only zone: (frame, the reading) where it was new chips, else None
+    # the last readings of a zone: (frame, the reading, read with doubt) where it read new chips or its confirmed
+    # contents, else None (`_restless`)
     restless: deque = field(default_factory=lambda: deque(maxlen=RESTLESS_WINDOW))
     # the last readings of a zone holding a confirmed stack: whether each read it as another total (_unsteady)
     unsteady: deque = field(default_factory=lambda: deque(maxlen=RESTLESS_WINDOW))
     # chip totals read since the zone last read empty: total -> [first frame read, last frame read confidently or -1]
     since_empty: dict[float, list[int]] = field(default_factory=dict)
+    # a payout spot confirmed empty: its readings of chips since it last read empty, (frame, reading, with doubt)
+    brief: list[tuple[int, Signature, bool]] = field(default_factory=list)
 
 
 class ZoneTracker:
@@ -254,9 +266,12 @@ class ZoneTracker:
         other = card_doubt or (uncertain and not zo.chips_reach_only)
         change, gone = None, []
         self._note_since_empty(zone, frame, sig, uncertain)
+        brief = self._brief_payout(name, zone, frame, sig, uncertain)
+        if brief:
+            return brief
         if sig == zone.stable_sig:
             zone.cand_sig = None
-            zone.restless.append(None)
+            zone.restless.append((frame, sig, uncertain))
             # A state confirmed as uncertain and then read confidently for `stable_frames` frames is
             # certain after all (the hand that half-covered a chip has moved away).
             zone.sure_again += zone.stable.uncertain and not uncertain and self._sure(zo, tracks)
@@ -275,6 +290,7 @@ class ZoneTracker:
                 zone.cand_uncertain += uncertain
                 zone.cand_other += other
                 zone.cand_hidden_room |= zo.chips_hidden_room
+                zone.cand_reach_into |= zo.chips_reach_into
             else:
                 zone.emptied = self._emptied_first(zone, sig)
                 first = self._resumed_first(zone, sig, frame)
@@ -282,6 +298,7 @@ class ZoneTracker:
                     zone.prev_cand = (zone.cand_sig, zone.cand_first, frame)
                 zone.cand_sig, zone.cand_first, zone.cand_count, zone.cand_uncertain = sig, first, 1, int(uncertain)
                 zone.cand_other, zone.cand_hidden_room = int(other), zo.chips_hidden_room
+                zone.cand_reach_into = set(zo.chips_reach_into)
             need = self.removal_frames if loss else self.stable_frames
             sure = zone.cand_count - zone.cand_uncertain
             # Certain once enough frames read it confidently; a partly hidden chip is often read
@@ -289,7 +306,9 @@ class ZoneTracker:
             ready = sure >= need or zone.cand_count >= need + self.stable_frames
             if sig == zone.cand_sig and zone.cand_count >= need and ready:
                 why = DOUBTFUL_READINGS if zone.cand_other else REACHING_CHIPS
+                reached = tuple(sorted(zone.cand_reach_into)) if sure < need and not zone.cand_other else ()
                 after = replace(self._state(zone, sig, sure < need, why), hidden_room=zone.cand_hidden_room,
+                                reach_into=reached,
                                 read_more=self._read_more(zone, sig, zo),
                                 first_read=None if sig[0] else zone.since_empty.get(sig[1], [None])[0])
                 if zone.emptied is not None:  # taken away, then other chips put down
@@ -302,7 +321,7 @@ class ZoneTracker:
                 live = {tid for tid, _ in sig[0]}
                 zone.tracks = {tid: t for tid, t in zone.tracks.items() if tid in live}  # gone is gone
             elif not occluded:
-                change = self._restless(name, zone, frame, sig)
+                change = self._restless(name, zone, frame, sig, uncertain)
         if change is None and not gone:
             change = self._unsteady(name, zone, frame, sig, uncertain)
         self._forget(zone, frame)
@@ -327,21 +346,53 @@ class ZoneTracker:
         zone.stable = doubted
         return change
 
-    def _restless(self, name: str, zone: _Zone, frame: int, sig: Signature) -> ZoneChange | None:
+    def _restless(self, name: str, zone: _Zone, frame: int, sig: Signature, uncertain: bool) -> ZoneChange | None:
         """New chips read in a spot in most of the last `RESTLESS_WINDOW` frames, never the same long enough
         to confirm: something is there that cannot be read (a payout half under a card, flickering between
-        totals). It is confirmed as uncertain, as its most frequent reading, so the round says it is unsure
-        instead of passing it over."""
+        totals). It is confirmed as uncertain, as its most frequent reading among those read confidently (else
+        among all), so the round says it is unsure instead of passing it over.
+
+        New chips read only with doubt, beside a stack read confidently as confirmed in `STEADY_SHARE` of the
+        window, are no new chips: a box below the detector's confidence that comes and goes over a stack whose
+        every confident reading says it is as it was (a High Tie $5 side wager read $105 with doubt in 12 of 20
+        frames, $5 surely in the rest). A chip really added shows confidently once the hand leaves it."""
         new = _chips_only(zone, sig) and sig[1] > 0 and not self._is_loss(zone.stable_sig, sig)
-        zone.restless.append((frame, sig) if new else None)
-        seen = [r for r in zone.restless if r is not None]
+        zone.restless.append((frame, sig, uncertain) if new else None)
+        seen = [r for r in zone.restless if r is not None and r[1] != zone.stable_sig]
         if len(seen) < RESTLESS_SHARE * RESTLESS_WINDOW:
             return None
-        best = Counter(s for _, s in seen).most_common(1)[0][0]  # ties: the one seen first
+        sure = [r for r in seen if not r[2]]
+        steady = sum(r is not None and r[1] == zone.stable_sig and not r[2] for r in zone.restless)
+        if not sure and zone.stable_sig[1] > 0 and steady >= STEADY_SHARE * RESTLESS_WINDOW:
+            return None
+        best = Counter(s for _, s, _ in sure or seen).most_common(1)[0][0]  # ties: the one seen first
         after = self._state(zone, best, True, RESTLESS_CHIPS)
         change = ZoneChange(name, seen[0][0], zone.stable, after)
         self._settle_on(zone, best, after)
         return change
+
+    def _brief_payout(self, name: str, zone: _Zone, frame: int, sig: Signature, uncertain: bool) -> list[ZoneChange]:
+        """A payout spot confirmed empty that read chips in `BRIEF_FRAMES` or more frames running, never alike long
+        enough to confirm, and then empty again: a payout laid and taken before it could be confirmed (King High's
+        last payout of an action round goes back with the wager and the card within half a second of being laid,
+        and the dealer's hand over it leaves 4-6 frames of readings that differ). It is confirmed, with doubt, as
+        its most frequent confident reading (else its most frequent), from its first frame to the empty one. A
+        half-laid payout is not caught here: its spot fills, it does not empty. Nor is a hand passing over the spot
+        with chips in it, read for fewer frames."""
+        if not name.endswith(".paid") or not zone.stable.empty or zone.stable_sig[0] or sig[0]:
+            zone.brief.clear()
+            return []
+        if sig[1] > 0:
+            zone.brief.append((frame, sig, uncertain))
+            return []
+        run, zone.brief = zone.brief, []  # analysed frames running: any frame read empty ends the run
+        if len(run) < BRIEF_FRAMES or zone.cand_sig is None:
+            return []
+        sure = [s for _, s, doubt in run if not doubt]
+        best = Counter(sure or [s for _, s, _ in run]).most_common(1)[0][0]  # ties: the one read first
+        laid = replace(self._state(zone, best, True, BRIEF_PAYOUT), first_read=run[0][0])
+        zone.cand_sig, zone.restless = None, deque(maxlen=RESTLESS_WINDOW)
+        return [ZoneChange(name, run[0][0], zone.stable, laid), ZoneChange(name, frame, laid, zone.stable)]
 
     @staticmethod
     def _note_since_empty(zone: _Zone, frame: int, sig: Signature, uncertain: bool) -> None:

@@ -149,7 +149,12 @@ class ChipStackObs:
     # Every row holds as many chips as its length along the spread says (one per step): a row with a
     # chip too many (a box between two chips) or a chip missing inside it is not.
     rows_regular: bool = True
-    reaches: bool = False  # chips of it lie in another betting spot (`_straddles`)
+    reach_into: tuple[str, ...] = ()  # the other betting spots chips of it lie in (`_straddled`)
+
+    @property
+    def reaches(self) -> bool:
+        """Chips of it lie in another betting spot: two stacks in one line may read as one."""
+        return bool(self.reach_into)
 
     @property
     def regular(self) -> bool:
@@ -337,7 +342,7 @@ class ZoneMapper:
         row_of = {i: tuple(r) for r in rows for i in r}  # _rows gives each row in order along the spread
         return [ChipStackObs(tuple(sorted(m)), float(c[0]), float(c[1]), z,
                              rows=tuple(dict.fromkeys(row_of[i] for i in m)), rows_regular=not irregular & set(m),
-                             reaches=_straddles(z, in_bet[m], off_centre[m] < self.spot_core_mm))
+                             reach_into=_straddled(z, in_bet[m], off_centre[m] < self.spot_core_mm))
                 for (m, c), z in zip(stacks, zones, strict=True)]
 
     def _bet_zone_holding(self, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -582,6 +587,7 @@ class ZoneMapper:
             doubted = uncertain[members] & ~_vouched(st, chip_idx, uncertain, chip_vals)
             other = bool(doubted.any()) or not st.rows_regular or st.zone in adrift
             obs[st.zone].chips_uncertain |= other or st.reaches
+            obs[st.zone].chips_reach_into.update(st.reach_into)
             obs[st.zone].chips_doubt_other |= other
             obs[st.zone].chips_min_confidence = min(obs[st.zone].chips_min_confidence, float(seen[members].min()))
             obs[st.zone].chips_card_edge_room |= edge[k]
@@ -878,15 +884,17 @@ class ZoneMapper:
                 and o.stack in part}
 
 
-def _straddles(zone: str | None, chip_bet_zones: np.ndarray, at_spot_core: np.ndarray) -> bool:
-    """A stack given to a betting spot with chips lying inside another betting spot may be two players'
-    wagers read as one (King High's spots are 65 mm squares; two stacks in one line merge), so its
-    total is not to be trusted for either. A payout's chips over the edge of its own wager's spot are no
-    such doubt (it is laid against the wager, and reaches into the spot once the wager has gone); a chip
-    near that spot's centre is the wager's, read as one row with its payout."""
+def _straddled(zone: str | None, chip_bet_zones: np.ndarray, at_spot_core: np.ndarray) -> tuple[str, ...]:
+    """The other betting spots a stack given to `zone` has chips lying inside: it may be two players' wagers read as
+    one (King High's spots are 65 mm squares; two stacks in one line merge), so its total is not to be trusted for
+    either. A payout's chips over the edge of its own wager's spot are no such doubt (it is laid against the wager,
+    and reaches into the spot once the wager has gone); a chip near that spot's centre is the wager's, read as one
+    row with its payout."""
+    if zone is None:
+        return ()
     own = _wager_of(zone)
-    return zone is not None and any(b and b != zone and (b != own or core)
-                                    for b, core in zip(chip_bet_zones, at_spot_core, strict=True))
+    return tuple(sorted({str(b) for b, core in zip(chip_bet_zones, at_spot_core, strict=True)
+                         if b and b != zone and (b != own or core)}))
 
 
 def _spot(zone: str) -> str:

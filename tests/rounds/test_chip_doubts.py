@@ -34,26 +34,31 @@ def test_a_doubtful_total_that_stayed_is_a_doubt():
     assert inst.steps == [(40, 5.0), (60, 10.0)] and inst.doubtful_frames() == [60]
 
 
-def _payout_read_unsure(paid: float, twice: bool = False) -> list[str]:
+def _payout_read_unsure(paid: float, twice: bool = False, reach_into: tuple[str, ...] = (),
+                        others: dict[str, int] | None = None) -> list[str]:
     """A King High $40 Suit wager won at 3-1, its payout read with doubt as `paid` (`twice`: confirmed again, as
-    much, with doubt again)."""
+    much, with doubt again; `reach_into`: doubted only for chips lying in those spots; `others`: stacks placed in
+    other spots this round, by the frame they were placed)."""
     from pipelines.games.round import Wager
     from pipelines.games.settlement import Settlement
     from pipelines.rounds.king_high import KingHighMachine
     from pipelines.rounds.machine import LiveRound, WagerSeen
     from pipelines.rounds.timeline import ChipInstance
 
-    zone = ChipZone("seat5.suit_c.paid")
-    zone.update(578, paid, uncertain=True)
+    live = LiveRound(start=0, last=700)
+    for name, placed in (others or {}).items():
+        live.chips.setdefault(name, ChipZone(name)).update(placed, 25.0, uncertain=False)
+    zone = live.chips.setdefault("seat5.suit_c.paid", ChipZone("seat5.suit_c.paid"))
+    zone.update(578, paid, uncertain=True, reach_into=reach_into)
     if twice:
         zone.update(600, paid, uncertain=True)
+    zone.update(640, 0.0, uncertain=False)
     zone.settle_noise()
     w = Wager(seat=5, spot="suit", hand=1, amount=40.0)
     ws = WagerSeen(w, ChipInstance("seat5.suit_c", 0, [(0, 40.0)]), 5, zone.name, outcome="win", paid=paid)
     ws.payout = zone.instances[0]
     rule = Settlement(seat=5, spot="suit", hand=1, wagered=40.0, amount=40.0, outcome="win", net=120.0,
                       line="suit", order=1, rule="test")
-    live = LiveRound(start=0)
     KingHighMachine("T1")._doubt_stacks_read_unsure([ws], [rule], live)
     return live.notes
 
@@ -70,3 +75,47 @@ def test_a_payout_read_with_doubt_is_no_doubt_when_it_reads_as_the_rules_pay():
     for twice in (False, True):
         (note,) = _payout_read_unsure(125.0, twice)
         assert "seat5.suit_c.paid read with doubt at frame 578" in note
+
+
+def test_a_payout_doubted_only_for_reaching_into_spots_that_held_no_stack_is_no_doubt():
+    # fortieth session, set 11101: an $18 King High Suit payout (the dealer overpaid a $6 wager), six chips laid
+    # beside it, the last in the Suit spot next to it, which held nothing all round: no other stack could be in it
+    assert _payout_read_unsure(180.0, reach_into=("seat5.suit_d",)) == []
+    # that spot held a wager of its own before the payout went: it may have been read with the payout
+    (note,) = _payout_read_unsure(180.0, reach_into=("seat5.suit_d",), others={"seat5.suit_d": 100})
+    assert "seat5.suit_c.paid read with doubt at frame 578" in note
+    # a stack placed there only after the payout was gone is no part of it
+    assert _payout_read_unsure(180.0, reach_into=("seat5.suit_d",), others={"seat5.suit_d": 650}) == []
+    # confirmed again with another doubt than the reach: the doubt stays
+    (note,) = _payout_read_unsure(180.0, twice=True, reach_into=("seat5.suit_d",))
+    assert "read with doubt at frame 578" in note
+
+
+def _shrunk(later: float) -> tuple[float, list[str]]:
+    """A 3 Card Monster $5 Monster wager won at 2-1: its payout read $100 for three frames as the hand left it,
+    then `later` until it was taken. (What it is taken as paying, the round's notes.)"""
+    from pipelines.games.round import Wager
+    from pipelines.games.settlement import Settlement
+    from pipelines.rounds.machine import LiveRound, WagerSeen
+    from pipelines.rounds.three_card_monster import ThreeCardMonsterMachine
+    from pipelines.rounds.timeline import ChipInstance
+
+    m = ThreeCardMonsterMachine("T1")
+    live = LiveRound(start=0, last=500)
+    payout = ChipInstance("seat2.monster.paid", 387, [(387, 100.0), (390, later)], end=416)
+    w = Wager(seat=2, spot="monster", hand=0, amount=5.0)
+    ws = WagerSeen(w, ChipInstance("seat2.monster", 110, [(110, 5.0)], end=416), 200, "seat2.monster.paid",
+                   outcome="win", paid=100.0, payout=payout, shrank_at=m._payout_shrank(payout, live))
+    rule = Settlement(seat=2, spot="monster", hand=0, wagered=5.0, amount=5.0, outcome="win", net=10.0,
+                      line="pair", order=0, rule="test")
+    m._payouts_shrunk([ws], [rule], live)
+    return ws.paid, live.notes
+
+
+def test_a_payout_read_lower_after_a_brief_peak_is_the_lower_reading_where_that_is_what_the_rules_pay():
+    # fortieth session, set 11133: the $100 was the dealer's hand over the payout as it left, the $10 the payout
+    paid, notes = _shrunk(10.0)
+    assert paid == 10.0 and len(notes) == 1 and notes[0].startswith("inferred: ")
+    # lower, but not what the rules pay: one of the two readings is wrong, and the round says so
+    paid, (note,) = _shrunk(20.0)
+    assert paid == 100.0 and "a laid payout does not shrink" in note and not note.startswith("inferred")

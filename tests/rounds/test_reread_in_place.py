@@ -95,3 +95,19 @@ def test_a_card_dealt_over_another_is_no_doubt_once_that_one_shows_again():
           (75, _row(("3h", 382), ("5c", 454))), (80, _row(("3h", 382), ("3s", 393), ("5c", 454))), dealt_over=True)
     assert [s.card for s in zone.slots] == ["3h", "3s", "5c"]
     assert zone.covered == []
+
+
+def test_a_card_read_by_turns_as_another_then_a_card_of_that_identity_dealt_beside_it_is_one_more_card():
+    # Fortieth session, High Tie set 11122 (round 7a4b3124): the dealer's 6h read by turns as 7h, then a 2c and a 7h
+    # dealt beside it as it read 7h. The new 7h is the one in the new place; taken for the old one's place, the 6h
+    # read again became a fifth card the dealer never had.
+    zone = CardZone("dealer.cards")
+    _feed(zone, (418, _row(("8h", 100), ("6h", 160))), (440, _row(("8h", 100), ("7h", 160))),
+          (454, _row(("8h", 100), ("6h", 161))), (458, _row(("8h", 100), ("7h", 160))),
+          (472, _row(("8h", 100), ("7h", 160), ("2c", 220), ("7h", 280))),
+          (478, _row(("8h", 100), ("6h", 160), ("2c", 220), ("7h", 280))))
+    assert [s.card for s in zone.slots] == ["8h", "6h", "2c", "7h"]
+    # two of one identity in view, both new: both are dealt
+    zone = CardZone("dealer.cards")
+    _feed(zone, (10, _row(("8h", 100),)), (20, _row(("8h", 100), ("7h", 160), ("7h", 220))))
+    assert [s.card for s in zone.slots] == ["8h", "7h", "7h"]

@@ -6,6 +6,7 @@ import pytest
 
 from pipelines.vision.observe import CardObs, ZoneObs
 from pipelines.vision.track import (
+    BRIEF_PAYOUT,
     CONTESTED_CARD,
     DOUBTFUL_READINGS,
     REACHING_CHIPS,
@@ -237,6 +238,19 @@ def test_chips_doubted_only_for_reaching_into_another_spot_say_so():
     assert change.after.uncertain and change.after.doubt == DOUBTFUL_READINGS
 
 
+def test_a_stack_doubted_only_for_reaching_says_which_spots_it_reached_into():
+    def reached(*frames: ZoneObs) -> tuple[str, ...]:
+        (change,) = _run(ZoneTracker(stable_frames=2), [{"seat7.suit_c.paid": o} for o in frames])
+        return change.after.reach_into
+
+    into_d = ZoneObs(chips=[5, 5, 5, 1, 1, 1], chips_uncertain=True, chips_reach_into={"seat7.suit_d"})
+    into_h = replace(into_d, chips_reach_into={"seat7.suit_h"})
+    assert reached(into_d, into_h, into_d, into_d) == ("seat7.suit_d", "seat7.suit_h")
+    # read with another doubt in one of its frames, or confirmed surely: no reach to weigh
+    assert reached(into_d, replace(into_d, chips_doubt_other=True), into_d, into_d) == ()
+    assert reached(*[replace(into_d, chips_uncertain=False)] * 2) == ()
+
+
 def test_a_state_confirmed_with_doubt_becomes_certain_when_read_confidently_later():
     t = ZoneTracker(stable_frames=2)
     doubtful, sure = ZoneObs(chips=[100, 100, 100], chips_uncertain=True), ZoneObs(chips=[100, 100, 100])
@@ -296,6 +310,52 @@ def test_chips_that_never_read_the_same_long_enough_are_confirmed_with_doubt():
     assert len(changes) == 1
     ch = changes[0]
     assert ch.after.uncertain and ch.after.chip_total == 5 and ch.frame == 4 and ch.after.doubt == RESTLESS_CHIPS
+
+
+def test_restless_chips_are_confirmed_as_their_most_frequent_confident_reading():
+    # 3 Card Monster, held-out video (set 11103): a $20 Monster read surely $20 and, in more frames, $25 with doubt
+    # (a phantom $5 box below the detector's confidence), by turns; the $25 was taken for the wager.
+    t = ZoneTracker(stable_frames=3)
+    sure = {"seat6.monster": ZoneObs(chips=[5, 5, 5, 5])}
+    more = {"seat6.monster": ZoneObs(chips=[5, 5, 5, 5, 5], chips_uncertain=True, chips_doubt_other=True)}
+    frames = [{}] * 4 + [sure, sure, more, sure, more, more, sure, more, more, more, more, more, sure, sure]
+    (change,) = _run(t, frames)
+    assert change.after.chip_total == 20 and change.after.uncertain and change.frame == 4
+    assert change.after.doubt == RESTLESS_CHIPS
+
+
+def test_chips_read_only_with_doubt_over_a_stack_read_surely_as_confirmed_are_no_new_chips():
+    # High Tie, held-out video (set 11112): a $5 Side read $105 with doubt in 12 of 20 frames, $5 surely in the
+    # rest; the $105 was confirmed with doubt and its wager doubted.
+    t = ZoneTracker(stable_frames=3)
+    five = {"seat6.side": ZoneObs(chips=[5])}
+    phantom = {"seat6.side": ZoneObs(chips=[100, 5], chips_uncertain=True, chips_doubt_other=True)}
+    flicker = [phantom, five, phantom, phantom, five] * 8
+    changes = _run(t, [five] * 3 + flicker)
+    assert [(c.after.chip_total, c.after.uncertain) for c in changes] == [(5, False)]
+    # Read surely as $5 in fewer than a quarter of the frames: something is there that cannot be read.
+    t = ZoneTracker(stable_frames=3)
+    changes = _run(t, [five] * 3 + [phantom, phantom, phantom, phantom, phantom, five] * 4)
+    assert [(c.after.chip_total, c.after.uncertain) for c in changes] == [(5, False), (105, True)]
+
+
+def test_a_payout_read_for_a_moment_then_gone_is_confirmed_with_doubt():
+    # King High, held-out video (set 11151, round cb66b4f8): seat 8's $400 High payout, the last of card 5, read as
+    # $500 with doubt, $400 twice, $300 with doubt three times, then gone with its wager as the card moved on. No
+    # reading lasted long enough to confirm, and the round said no payout was seen.
+    def readings(zone: str, totals: list[tuple[list[int], bool]]) -> list[tuple[int, float, bool]]:
+        frames = [{}] * 3 + [{zone: ZoneObs(chips=c, chips_uncertain=u)} for c, u in totals] + [{}] * 4
+        return [(c.frame, c.after.chip_total, c.after.uncertain) for c in _run(ZoneTracker(stable_frames=3), frames)]
+
+    laid = [([100] * 5, True), ([100] * 4, False), ([100] * 4, False)] + [([100] * 3, True)] * 3
+    assert readings("seat8.high.paid", laid) == [(3, 400.0, True), (9, 0.0, False)]
+    (change, _) = _run(ZoneTracker(stable_frames=3), [{}] * 3 + [{"seat8.high.paid": ZoneObs(chips=c,
+                                                                 chips_uncertain=u)} for c, u in laid] + [{}])
+    assert change.after.doubt == BRIEF_PAYOUT
+    # a hand passing over the spot with chips in it, read for three frames: nothing
+    assert readings("seat8.high.paid", laid[3:]) == []
+    # a wager spot: a stack placed and taken again at once before bets close is no fact of the round
+    assert readings("seat8.high", laid) == []
 
 
 def test_a_hand_passing_over_an_empty_spot_confirms_nothing():

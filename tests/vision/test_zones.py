@@ -190,12 +190,14 @@ def test_a_payout_reaching_into_an_empty_spot_is_in_doubt_for_that_alone(oracle)
     assert mapper._bet_zone_holding(np.array(chip_positions(stack)))[0][-1] == "seat5.suit_d"
     seen = mapper.observe(_detections_of(mapper, cam, stack, oracle, {}))[paid.name]
     assert seen.chip_total == 120 and seen.chips_uncertain and seen.chips_reach_only
+    assert seen.chips_reach_into == {"seat5.suit_d"}  # which spot, so the round can see whether it held a stack
     unsure_100 = mapper.observe(_detections_of(mapper, cam, stack, oracle, {0: 0.4}))[paid.name]  # the $100
     assert unsure_100.chips_uncertain and unsure_100.chips_doubt_other and not unsure_100.chips_reach_only
     (st,) = mapper.group_stacks(np.array(chip_positions(stack)))
-    assert st.reaches and st.rows_regular and not st.regular
+    assert st.reaches and st.reach_into == ("seat5.suit_d",) and st.rows_regular and not st.regular
     inside = ChipStack([100, 5, 5], *paid.centre)  # three chips stay clear of the next spot: no doubt
-    assert not mapper.observe(_detections_of(mapper, cam, inside, oracle, {}))[paid.name].chips_uncertain
+    clear = mapper.observe(_detections_of(mapper, cam, inside, oracle, {}))[paid.name]
+    assert not clear.chips_uncertain and clear.chips_reach_into == set()
 
 
 def test_a_row_with_a_chip_more_than_its_length_holds_is_irregular():
