@@ -61,7 +61,6 @@ HELD_OUT_SEED = 9001  # seeds from here on are used by no test and no training s
 DOUBT_KINDS: tuple[tuple[str, str], ...] = (
     ("chips_unsure", r"read with doubt at frame|uncertain observation in seat\d\.(?!cards)"),
     ("payout_counted_with_wager", r"while the wager beside it was read as more"),
-    ("chip_under_stack", r"a chip of it may lie under that stack"),
     ("payout_read_with_wager", r"its payout may have been read with it"),
     ("settlement_not_seen", r"gone as the card moved on|gone from view|was not seen"),
     ("chips_unmatched", r"matches no wager|more than one stack|chips appeared in"),

@@ -223,8 +223,8 @@ class RoundMachine:
             live.note(note)
             live.doubts[ch.zone] = ZoneDoubt(note, ch.before, self._cards_trace(live, ch.zone), earlier)
         if ref.area in ("bet", "paid"):
-            doubted = ch.after.uncertain or self._read_less(live, ch)
-            live.chips.setdefault(ch.zone, ChipZone(ch.zone)).update(ch.frame, ch.after.chip_total, doubted,
+            total = self._laid_as(live, ch) or ch.after.chip_total
+            live.chips.setdefault(ch.zone, ChipZone(ch.zone)).update(ch.frame, total, ch.after.uncertain,
                                                                      ch.after.hidden_room, ch.after.first_read,
                                                                      ch.after.reach_into if ch.after.uncertain else ())
         if ref.area in ("cards", "dealer", "board") and ref.sub not in ("tray", "shoe"):
@@ -243,18 +243,18 @@ class RoundMachine:
             live.notes.remove(doubt.note)
 
     @staticmethod
-    def _read_less(live: LiveRound, ch: ZoneChange) -> bool:
-        """A wager confirmed as less than it was read confidently as it was laid, where a chip missed could now lie
-        under another stack's chip (`ZoneState.read_more`): a chip of it may have gone under the stack laid beside
-        it (a King High $2 High read $2 as it was laid, then $1 for good once a $20 Seven was laid against it). A
-        payout is left to the rules' amount: the dealer's hand over one as it is laid is read as chips (doubting
-        payouts so too caught no error on the held-out sets and sent a round read right to review)."""
+    def _laid_as(live: LiveRound, ch: ZoneChange) -> float:
+        """The total a wager was read as, surely, as it was laid, where it is confirmed as less once another stack lies
+        against it and a chip missed could lie under that stack's chip (`ZoneState.read_more`); else 0. A chip of it
+        went under the stack laid beside it (a King High $2 High read $2 as it was laid, then $1 for good once a $20
+        Seven was laid against it). The sure reading as laid was right in each of the five such wagers on the
+        thirty-ninth and fortieth sessions' fresh sets (the lower one in none). A payout is left to the rules' amount:
+        the dealer's hand over one as it is laid is read as chips."""
         if parse_zone(ch.zone).area != "bet" or ch.after.read_more <= ch.after.chip_total or ch.after.uncertain:
-            return False
-        live.note(f"{_observation_note(ch.zone, ch.frame)}: read as {ch.after.read_more:g}, surely, "
-                  f"as it was laid, then as {ch.after.chip_total:g} beside another stack: a chip of it may lie "
-                  "under that stack")
-        return True
+            return 0.0
+        live.note(f"inferred: {ch.zone} at frame {ch.frame}: read as {ch.after.read_more:g}, surely, as it was laid, "
+                  f"then as {ch.after.chip_total:g} beside another stack: a chip of it lies under that stack")
+        return ch.after.read_more
 
     def _cards_sure(self, live: LiveRound, zone: str, shown: ZoneState, earlier: list[str]) -> None:
         """A card area read confidently: the cards in view are sure. With every card dealt there in view and
