@@ -226,7 +226,7 @@ class RoundMachine:
             total = self._laid_as(live, ch) or ch.after.chip_total
             live.chips.setdefault(ch.zone, ChipZone(ch.zone)).update(ch.frame, total, ch.after.uncertain,
                                                                      ch.after.hidden_room, ch.after.first_read,
-                                                                     ch.after.reach_into if ch.after.uncertain else ())
+                                                                     ch.after.reach_into)
         if ref.area in ("cards", "dealer", "board") and ref.sub not in ("tray", "shoe"):
             state = self.card_state(ref, ch.after)
             zone = live.cards.setdefault(ch.zone, CardZone(ch.zone))
@@ -556,11 +556,11 @@ class RoundMachine:
         the payout is no past-post or pinch), so the doubt goes. The payout's first chip over the wager's top one
         leaves the chip below it half covered, read now and then (a King High $20 High read $15 and $10 by turns
         beside its $20 payout)."""
-        net = {(x.seat, x.spot, x.hand): x.net for x in expected}
+        net = _rules_net(expected)
         for ws in seen:
             p = ws.payout
-            if (ws.outcome != "win" or p is None or p.uncertain or ws.key not in net
-                    or abs(ws.paid - net[ws.key]) >= 0.005 or _doubted(live, ws)):
+            if (ws.outcome != "win" or p is None or p.uncertain or not _as_rules_pay(net, ws, ws.paid)
+                    or _doubted(live, ws)):
                 continue
             end = ws.inst.end if ws.inst.end is not None else live.last + 1
             later = [n for n in live.notes if (f := _observation_frame(n, ws.inst.zone)) is not None
@@ -604,11 +604,11 @@ class RoundMachine:
         matters where the reading would flag the dealer, and a misread chip that hid a payout error exactly is
         the one it lets through. Nor is a payout doubted only for chips lying in betting spots that held no stack of
         their own (`_reaches_only_into_bare_spots`), whatever it reads."""
-        net = {(x.seat, x.spot, x.hand): x.net for x in expected}
+        net = _rules_net(expected)
         for ws in seen:
             for inst in (ws.inst, ws.payout):
                 if inst is ws.payout and inst is not None and inst.uncertain and (
-                        (ws.outcome == "win" and ws.key in net and abs(ws.paid - net[ws.key]) < 0.005)
+                        (ws.outcome == "win" and _as_rules_pay(net, ws, ws.paid))
                         or _reaches_only_into_bare_spots(inst, live)):
                     continue
                 if inst is not None and inst.uncertain:
@@ -670,12 +670,12 @@ class RoundMachine:
         of the two readings is wrong, and the round says so. (A 3 Card Monster $10 Monster payout read $100 for
         three frames as the hand left it and the wager beside it was out of view, then $10 for 26 frames; on the
         thirty-ninth and fortieth sessions' fresh sets the lasting reading was right in each of three such.)"""
-        net = {(x.seat, x.spot, x.hand): x.net for x in expected}
+        net = _rules_net(expected)
         for ws in seen:
             if ws.shrank_at is None or ws.payout is None:
                 continue
             later = ws.payout.value_at(ws.shrank_at)
-            if ws.key in net and abs(later - net[ws.key]) < 0.005:
+            if _as_rules_pay(net, ws, later):
                 live.note(f"inferred: {_about(ws)}: payout read as {ws.paid:g} only until frame {ws.shrank_at}, then "
                           f"as {later:g}, what the rules pay, until it was taken: the first reading was the dealer's "
                           "hand over it")
@@ -729,13 +729,13 @@ class RoundMachine:
           read $11 against the Monster payout laid beside it), or at the end of a stack lying off its spot's centre
           (`ZoneMapper._off_centre_room`; a $300 Ante payout read $200). Where all of it could be seen, the short pay
           stands (a true short pay against another stack is sent to review instead: 1 of 328 held-out rounds)."""
-        net = {(x.seat, x.spot, x.hand): x.net for x in expected}
+        net = _rules_net(expected)
         for ws in seen:
             if ws.outcome != "win":
                 continue
             short = ws.paid < net.get(ws.key, 0.0) - 0.005
             surplus = ws.inst.value_at(ws.moved_at) - ws.wager.amount if ws.moved_at is not None else 0.0
-            if short and ws.moved_at is not None and abs(ws.paid + surplus - net[ws.key]) < 0.005:
+            if short and ws.moved_at is not None and _as_rules_pay(net, ws, ws.paid + surplus):
                 self._surplus_was_payout(ws, surplus, live)
             elif ws.moved_at is not None and (short or surplus >= ws.paid - 0.005):
                 _doubt_wager(live, ws, f"payout read as {ws.paid:g} while the wager beside it was read as more "
@@ -914,6 +914,16 @@ def _observation_frame(note: str, zone: str) -> int | None:
         return None
     digits = note[len(head):].split(":", 1)[0]
     return int(digits) if digits.isdigit() else None
+
+
+def _rules_net(expected: list[Settlement]) -> dict[tuple[int, str, int], float]:
+    """Each wager's net by the rules (on a win, what they pay), by (seat, spot, hand)."""
+    return {(x.seat, x.spot, x.hand): x.net for x in expected}
+
+
+def _as_rules_pay(net: dict[tuple[int, str, int], float], ws: WagerSeen, amount: float) -> bool:
+    """`amount` is exactly what the rules pay `ws` (`net` from `_rules_net`)."""
+    return ws.key in net and abs(amount - net[ws.key]) < 0.005
 
 
 def _reaches_only_into_bare_spots(inst: ChipInstance, live: LiveRound) -> bool:
