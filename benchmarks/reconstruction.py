@@ -72,6 +72,7 @@ DOUBT_KINDS: tuple[tuple[str, str], ...] = (
     ("payout_regrouped", r"the line between them moved"),
     ("payout_shrank", r"a laid payout does not shrink"),
     ("frames_lost", r"were not analysed"),
+    ("read_by_turns", r"but read so already at frame"),
 )
 
 

@@ -17,6 +17,7 @@ Anything that does not add up makes the round `incomplete` with a note, never a 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
@@ -51,6 +52,9 @@ MISSED_GRACE_S = 1.0
 # A card area read with doubt as holding a card never read, neither face nor back, back as it was within this long:
 # no card was there (`RoundMachine._unread_cards_gone`). A card really dealt stays until the clearing.
 UNREAD_GONE_S = 2.0
+# A wager's fall after its lock to a total first read this long before: the two were read by turns, no chips were
+# seen taken (`_doubt_falls_read_before`); a hand over the stack as it is pinched reads it low just before.
+FALL_READ_BEFORE_S = 1.0
 BESIDE_CARDS_MM = 25.0  # a betting spot this close to its seat's card area has chips on the cards' edge
 DEFAULT_SESSION_START = datetime(2025, 1, 6, 20, 0, 0, tzinfo=UTC)  # the simulator's session start
 
@@ -119,6 +123,13 @@ class WagerSeen:
         """(frame, total) of each reading above the amount locked, after it was locked (back to that amount after a
         dip is no rise)."""
         return [(f, after) for f, _, after in self.inst.changes_after(self.lock) if after > self.wager.amount + 0.005]
+
+    def falls(self) -> list[tuple[int, float]]:
+        """(frame, total) of each reading below the amount locked but not empty, after it was locked and before it
+        was settled."""
+        end = self.settled_at if self.settled_at is not None else math.inf
+        return [(f, after) for f, _, after in self.inst.changes_after(self.lock)
+                if 0 < after < self.wager.amount - 0.005 and f < end]
 
 
 def _confirmed(ch: ZoneChange) -> bool:
@@ -491,6 +502,7 @@ class RoundMachine:
         self._paid_wagers_read_later(seen, expected, live)
         self._doubt_stacks_read_unsure(seen, expected, live)
         self._doubt_rises_read_before_close(seen, live)
+        self._doubt_falls_read_before(seen, live)
         self._doubt_payout_read_with_wager(seen, exp_outcome, live)
         exp_order = {(x.seat, x.spot, x.hand): x.order for x in expected}
         for ws in seen:
@@ -629,6 +641,21 @@ class RoundMachine:
                                            f"{ws.wager.amount:g}, but read so already at frame {first}: a chip of "
                                            "it may have been missed until then, or chips were added after bets "
                                            "closed")
+                    break
+
+    def _doubt_falls_read_before(self, seen: list[WagerSeen], live: LiveRound) -> None:
+        """A wager that fell after it was locked to a total it had already been read as, after the lock and a while
+        before the fall (`FALL_READ_BEFORE_S` or more): it was read by turns as both, so the fall is the
+        tracker settling on one of two readings, not chips seen taken; a pinch is not claimed on that. (A King High
+        $100 Pokerpot, one chip, drew a second box half a chip off it, confidently in some frames: read $200 by
+        turns with $100 from the close, then $100 for good; the round said $200 was wagered.)"""
+        for ws in seen:
+            for f, after in ws.falls():
+                first = ws.inst.first_read.get(f)
+                if first is not None and ws.lock <= first <= f - FALL_READ_BEFORE_S * self.fps:
+                    _doubt_wager(live, ws, f"read as {after:g} from frame {f}, below the {ws.wager.amount:g} locked "
+                                           f"at frame {ws.lock}, but read so already at frame {first}: a chip read in "
+                                           "some frames may be none, or chips were taken after bets closed")
                     break
 
     def _payout_regrouped(self, ws: WagerSeen, p: ChipInstance) -> int | None:

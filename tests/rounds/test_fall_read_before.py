@@ -1,0 +1,54 @@
+"""A wager that fell after bets closed to a total it had been read as, by turns, since the close was read with a chip
+too many in some frames: the round is unsure, not a pinch. One first read at its lower total as it falls is what a
+pinch looks like, and stays one (`RoundMachine._doubt_falls_read_before`)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from pipelines.rounds.compare import compare_rounds
+from pipelines.vision.observe import FrameObs
+
+from .conftest import perfect_path, rounds_with_edited_observations
+
+GAME = "king-high"
+FPS = 10  # the test machine's (conftest.perfect_path)
+
+
+@pytest.mark.parametrize("by_turns", [True, False])
+def test_a_fall_read_before_is_in_doubt(reconstruct, by_turns):
+    # Held-out King High video (set U, seed 11241, round eb8dd25a): a $100 Pokerpot, one chip, drew a second box half a
+    # chip off it, surely in some frames, from the frame it was laid: read $200 by turns with $100 from the close, then
+    # $100 for good; the round said $200 was wagered.
+    scripted, _, setup = reconstruct(GAME, 3, 4)
+    truth = scripted[0].round
+    mapper = perfect_path(GAME, setup)[0]
+    scenes = [s for r in scripted for s in r.scenes]
+    closes = sorted(e.frame for e in truth.events if e.type == "bets_closed")
+
+    def lock(w) -> int:
+        return next(c for c in closes if c >= w.frames.start)
+
+    def steady(w) -> bool:  # read alike in every frame from its placement until well past the close
+        span = scenes[w.frames.start + 1:lock(w) + 5 * FPS]
+        obs = [mapper.observe_scene(s).get(f"seat{w.seat}.{w.spot}") for s in span]
+        return all(o is not None for o in obs) and len({o.chip_total for o in obs}) == 1
+
+    w = next(w for w in truth.wagers if w.frames.end - lock(w) > 6 * FPS and steady(w))
+    zone, locked = f"seat{w.seat}.{w.spot}", lock(w)
+    fall = locked + 4 * FPS
+
+    def phantom_chip(frame: int, obs: FrameObs) -> None:
+        if zone not in obs or not obs[zone].chips or frame >= fall:
+            return
+        read_low = by_turns and locked + FPS <= frame <= fall - 2 * FPS and frame % 4 == 0
+        if not read_low:
+            obs[zone] = replace(obs[zone], chips=[*obs[zone].chips, obs[zone].chips[-1]])
+
+    got = rounds_with_edited_observations(GAME, scripted, setup, phantom_chip)
+    rnd = min(got, key=lambda r: abs(r.frames.start - truth.frames.start))
+    doubted = [n for n in rnd.notes if "below the" in n and "read so already" in n]
+    assert bool(doubted) == by_turns, rnd.notes
+    assert compare_rounds([rnd], [truth])[0].result == ("incomplete" if by_turns else "wrong")
