@@ -55,6 +55,9 @@ UNREAD_GONE_S = 2.0
 # A wager's fall after its lock to a total first read this long before: the two were read by turns, no chips were
 # seen taken (`_doubt_falls_read_before`); a hand over the stack as it is pinched reads it low just before.
 FALL_READ_BEFORE_S = 1.0
+# A stack on a spot no longer than this, less than the one taken from it at most this long before, after bets closed,
+# was that one seen in part as the hand took it (`_drop_remnants`).
+REMNANT_S = 1.0
 BESIDE_CARDS_MM = 25.0  # a betting spot this close to its seat's card area has chips on the cards' edge
 DEFAULT_SESSION_START = datetime(2025, 1, 6, 20, 0, 0, tzinfo=UTC)  # the simulator's session start
 
@@ -432,6 +435,7 @@ class RoundMachine:
             if ref.area != "bet" or ref.seat is None:
                 continue
             spot, choice = self.spot_of(ref)
+            self._drop_remnants(live, name, zone, closes)
             for inst in zone.instances:
                 if live.cleared is not None and inst.start >= live.cleared:
                     live.note(f"chips appeared in {name} at frame {inst.start} after the cards were cleared")
@@ -449,6 +453,24 @@ class RoundMachine:
         for k in {k for k in keys if keys.count(k) > 1}:
             live.note(f"seat {k[0]} {k[1]} (hand {k[2]}): more than one stack in one round")
         return seen
+
+    def _drop_remnants(self, live: LiveRound, name: str, zone: ChipZone, closes: list[int]) -> None:
+        """A stack seen briefly on a spot just after the stack there was taken, after bets closed, and less than it,
+        is that stack seen in part as the hand took it (`REMNANT_S`), not a second wager. (High Tie: a $15 Main, a
+        chip pinched as the dealer came to take it, read empty under the hand, then $5 for seven frames as the hand
+        lifted: the round said a $5 wager came after the $20.)"""
+        kept: list[ChipInstance] = []
+        for inst in zone.instances:
+            prev = kept[-1] if kept else None
+            if (prev is not None and prev.end is not None and inst.end is not None
+                    and any(prev.start <= c <= prev.end for c in closes)
+                    and inst.start - prev.end <= REMNANT_S * self.fps and inst.end - inst.start <= REMNANT_S * self.fps
+                    and inst.peak < prev.steps[-1][1] - 0.005):
+                live.note(f"inferred: the {inst.peak:g} seen in {name} from frame {inst.start} to {inst.end} was the "
+                          f"stack taken from it at frame {prev.end}, seen in part under the hand")
+                continue
+            kept.append(inst)
+        zone.instances = kept
 
     def _settle(self, live: LiveRound, rnd: Round, seen: list[WagerSeen], closes: list[int]) -> None:
         used: set[int] = set()
