@@ -55,6 +55,9 @@ UNREAD_GONE_S = 2.0
 # A wager's fall after its lock to a total first read this long before: the two were read by turns, no chips were
 # seen taken (`_doubt_falls_read_before`); a hand over the stack as it is pinched reads it low just before.
 FALL_READ_BEFORE_S = 1.0
+# ... and held this long before the stack went: read low only as the hand came to take it, it was under the hand
+# (perfect observations, Pick 2: a $150 Play read $125 by turns, then for good four frames before it was taken).
+FALL_HELD_S = 2.0
 # A stack on a spot no longer than this, less than the one taken from it at most this long before, after bets closed,
 # was that one seen in part as the hand took it (`_drop_remnants`).
 REMNANT_S = 1.0
@@ -593,7 +596,7 @@ class RoundMachine:
         net = _rules_net(expected)
         for ws in seen:
             p = ws.payout
-            if (ws.outcome != "win" or p is None or p.uncertain or not _as_rules_pay(net, ws, ws.paid)
+            if (ws.outcome != "win" or p is None or not _as_rules_pay(net, ws, ws.paid)
                     or _doubted(live, ws)):
                 continue
             end = ws.inst.end if ws.inst.end is not None else live.last + 1
@@ -670,11 +673,14 @@ class RoundMachine:
         before the fall (`FALL_READ_BEFORE_S` or more): it was read by turns as both, so the fall is the
         tracker settling on one of two readings, not chips seen taken; a pinch is not claimed on that. (A King High
         $100 Pokerpot, one chip, drew a second box half a chip off it, confidently in some frames: read $200 by
-        turns with $100 from the close, then $100 for good; the round said $200 was wagered.)"""
+        turns with $100 from the close, then $100 for good; the round said $200 was wagered.) A fall that holds less
+        than `FALL_HELD_S` before the stack goes is the hand over it as it comes to take it, and is left alone."""
         for ws in seen:
             for f, after in ws.falls():
                 first = ws.inst.first_read.get(f)
-                if first is not None and ws.lock <= first <= f - FALL_READ_BEFORE_S * self.fps:
+                end = ws.inst.end if ws.inst.end is not None else live.last
+                if (first is not None and ws.lock <= first <= f - FALL_READ_BEFORE_S * self.fps
+                        and end - f >= FALL_HELD_S * self.fps):
                     _doubt_wager(live, ws, f"read as {after:g} from frame {f}, below the {ws.wager.amount:g} locked "
                                            f"at frame {ws.lock}, but read so already at frame {first}: a chip read in "
                                            "some frames may be none, or chips were taken after bets closed")
