@@ -55,8 +55,9 @@ UNREAD_GONE_S = 2.0
 # A wager's fall after its lock to a total first read this long before: the two were read by turns, no chips were
 # seen taken (`_doubt_falls_read_before`); a hand over the stack as it is pinched reads it low just before.
 FALL_READ_BEFORE_S = 1.0
-# ... and held this long before the stack went: read low only as the hand came to take it, it was under the hand
-# (perfect observations, Pick 2: a $150 Play read $125 by turns, then for good four frames before it was taken).
+# ... and held this long before the stack was settled or went: read low only as the hand came to pay or take it, it
+# was under the hand (perfect observations, Pick 2: a $150 Play read $125 by turns, then for good four frames before
+# it was taken; King High: a $20 High Run read $15 from nine frames before its payout).
 FALL_HELD_S = 2.0
 # A stack on a spot no longer than this, less than the one taken from it at most this long before, after bets closed,
 # was that one seen in part as the hand took it (`_drop_remnants`).
@@ -132,10 +133,12 @@ class WagerSeen:
 
     def falls(self) -> list[tuple[int, float]]:
         """(frame, total) of each reading below the amount locked but not empty, after it was locked and before it
-        was settled."""
+        was settled, never read as locked again before then (a dip under the hand is no fall)."""
         end = self.settled_at if self.settled_at is not None else math.inf
-        return [(f, after) for f, _, after in self.inst.changes_after(self.lock)
-                if 0 < after < self.wager.amount - 0.005 and f < end]
+        changes = [(f, after) for f, _, after in self.inst.changes_after(self.lock) if f < end]
+        back = [f for f, after in changes if after >= self.wager.amount - 0.005]
+        return [(f, after) for f, after in changes
+                if 0 < after < self.wager.amount - 0.005 and not any(b > f for b in back)]
 
 
 def _confirmed(ch: ZoneChange) -> bool:
@@ -674,11 +677,12 @@ class RoundMachine:
         tracker settling on one of two readings, not chips seen taken; a pinch is not claimed on that. (A King High
         $100 Pokerpot, one chip, drew a second box half a chip off it, confidently in some frames: read $200 by
         turns with $100 from the close, then $100 for good; the round said $200 was wagered.) A fall that holds less
-        than `FALL_HELD_S` before the stack goes is the hand over it as it comes to take it, and is left alone."""
+        than `FALL_HELD_S` before the stack is settled or goes is the hand over it as it comes to pay or take it, and
+        is left alone."""
         for ws in seen:
             for f, after in ws.falls():
                 first = ws.inst.first_read.get(f)
-                end = ws.inst.end if ws.inst.end is not None else live.last
+                end = min(x for x in (ws.settled_at, ws.inst.end, live.last) if x is not None)
                 if (first is not None and ws.lock <= first <= f - FALL_READ_BEFORE_S * self.fps
                         and end - f >= FALL_HELD_S * self.fps):
                     _doubt_wager(live, ws, f"read as {after:g} from frame {f}, below the {ws.wager.amount:g} locked "

@@ -301,11 +301,11 @@ def test_a_winner_read_more_after_its_bets_closed_with_no_payout_seen_is_in_doub
 def test_a_winner_read_with_doubt_only_once_its_payout_showed_as_the_rules_pay_is_no_doubt() -> None:
     # King High, held-out video: a $20 High read $15 and $10 by turns, with doubt, once its $20 payout lay over its
     # top chip; the payout was read surely as the rules pay.
-    def settle(doubt_at: int, paid: float = 20.0) -> tuple[bool, list[str]]:
+    def settle(doubt_at: int, paid: float = 20.0, payout_doubted: bool = False) -> tuple[bool, list[str]]:
         w = Wager(seat=7, spot="high", hand=2, amount=20.0)
         inst = ChipInstance("seat7.high", 392, [(392, 20.0), (443, 15.0)], doubtful={443})
         ws = WagerSeen(w, inst, 402, "seat7.high.paid", outcome="win", paid=paid, uncertain=True)
-        ws.payout = ChipInstance("seat7.high.paid", 438, [(438, paid)])
+        ws.payout = ChipInstance("seat7.high.paid", 438, [(438, paid)], doubtful={438} if payout_doubted else set())
         live = LiveRound(start=0, last=460)
         live.note(f"uncertain observation in seat7.high at frame {doubt_at}: its stack read confidently as other "
                   "totals in most of the last 20 frames")
@@ -318,4 +318,9 @@ def test_a_winner_read_with_doubt_only_once_its_payout_showed_as_the_rules_pay_i
     uncertain, notes = settle(420)  # in doubt before its payout showed: its amount may rest on it
     assert uncertain and notes and "frame 420" in notes[0]
     uncertain, notes = settle(447, paid=15.0)  # a payout short of the rules: what lay beside it still counts
+    assert uncertain and notes
+    # The payout read with doubt, but as the rules pay (V 11261 1773d6a2, a $40 Suit and its $120 payout): a misreading
+    # would have to make up for a payout error to the chip, as `_doubt_stacks_read_unsure` has it.
+    assert settle(447, payout_doubted=True) == (False, [])
+    uncertain, notes = settle(447, paid=15.0, payout_doubted=True)
     assert uncertain and notes
