@@ -462,7 +462,7 @@ class RoundMachine:
 
     def _drop_remnants(self, live: LiveRound, name: str, zone: ChipZone, closes: list[int]) -> None:
         """A stack seen briefly on a spot just after the stack there was taken, after bets closed, and less than it,
-        is that stack seen in part as the hand took it (`REMNANT_S`), not a second wager. (High Tie: a $15 Main, a
+        is that stack seen in part as the hand took it (`REMNANT_S`), not a second wager. (High Tie: a $20 Main, a
         chip pinched as the dealer came to take it, read empty under the hand, then $5 for seven frames as the hand
         lifted: the round said a $5 wager came after the $20.)"""
         kept: list[ChipInstance] = []
@@ -591,11 +591,13 @@ class RoundMachine:
 
     @staticmethod
     def _paid_wagers_read_later(seen: list[WagerSeen], expected: list[Settlement], live: LiveRound) -> None:
-        """A winning wager read with doubt only once its payout showed, read surely as the rules pay: what it read
-        then is no fact of the round (its amount is the one locked, its settlement the payout, and a change after
-        the payout is no past-post or pinch), so the doubt goes. The payout's first chip over the wager's top one
-        leaves the chip below it half covered, read now and then (a King High $20 High read $15 and $10 by turns
-        beside its $20 payout)."""
+        """A winning wager read with doubt only once its payout showed, read as the rules pay: what it read then is
+        no fact of the round (its amount is the one locked, its settlement the payout, and a change after the payout
+        is no past-post or pinch), so the doubt goes. The payout's first chip over the wager's top one leaves the chip
+        below it half covered, read now and then (a King High $20 High read $15 and $10 by turns beside its $20
+        payout). The payout itself may be read with doubt: a misreading would have to make up for a payout error to
+        the chip, as `_doubt_stacks_read_unsure` lets such a payout through (a King High $40 Suit read $30 and $35 by
+        turns under its $120 payout, read with doubt for chips reaching into the Suit spot beside it)."""
         net = _rules_net(expected)
         for ws in seen:
             p = ws.payout
@@ -680,9 +682,9 @@ class RoundMachine:
         than `FALL_HELD_S` before the stack is settled or goes is the hand over it as it comes to pay or take it, and
         is left alone."""
         for ws in seen:
+            end = min(x for x in (ws.settled_at, ws.inst.end, live.last) if x is not None)
             for f, after in ws.falls():
                 first = ws.inst.first_read.get(f)
-                end = min(x for x in (ws.settled_at, ws.inst.end, live.last) if x is not None)
                 if (first is not None and ws.lock <= first <= f - FALL_READ_BEFORE_S * self.fps
                         and end - f >= FALL_HELD_S * self.fps):
                     _doubt_wager(live, ws, f"read as {after:g} from frame {f}, below the {ws.wager.amount:g} locked "
