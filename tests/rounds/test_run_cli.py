@@ -268,9 +268,7 @@ def test_watch_reads_a_live_camera_in_real_time(tmp_path: Path) -> None:
     status = re.findall(r"HT-03: +([\d.]+) frames/s \(camera +([\d.]+), lag +([\d.]+) s[^)]*\)", out)
     assert status, out
     analysed, camera, lag = map(float, status[-1])
-    # Never more than a tick of 10 a second, at most the buffer behind. How fast it analyses is a benchmark's to say
-    # (benchmarks/live_camera.py), not this test's: on a loaded machine it falls behind (4.2 frames/s with a video
-    # benchmark running beside it) and loses frames, and the round then goes to review.
-    assert camera > 20 and 0 < analysed <= 11 and lag < 5.5
+    assert camera > 20 and 5 < analysed <= 11 and lag < 5.5  # every tick of 10 a second, at most the buffer behind
+    # (on a loaded machine the analysis may fall behind and lose frames: the round then goes to review)
     flags = int(re.fullmatch(r"(?s).*\n1 rounds, (\d+) flags", out.rstrip()).group(1))
     assert flags >= 1 and len(list((tmp_path / "evidence" / "HT-03").glob("*/f*.jpg"))) >= 1
