@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 import pytest
 
 from pipelines.games.layout import layout_for
+from pipelines.games.round import Round
 from pipelines.rounds.perfect import rounds_from_scenes
 from pipelines.rounds.registry import machine_for
 from pipelines.sim.camera import Camera
@@ -32,6 +34,25 @@ def session(game: str, rounds: int, seed: int, faults: float | tuple = 0.0):
 @pytest.fixture
 def reconstruct():
     return session
+
+
+class ScriptedSession(NamedTuple):
+    """A cached session's script as the tests that edit its observations read it."""
+
+    scripted: list  # the scripted rounds, in order
+    setup: tuple  # (layout, camera, settings), as `session` gives it
+    mapper: ZoneMapper  # the perfect path's (`perfect_path`)
+    scenes: list  # every frame's scene, in order
+
+
+def scripted_session(game: str, rounds: int, seed: int) -> ScriptedSession:
+    scripted, _, setup = session(game, rounds, seed)
+    return ScriptedSession(scripted, setup, perfect_path(game, setup)[0], [s for r in scripted for s in r.scenes])
+
+
+def lock_frame(truth: Round, placed: int) -> int:
+    """The frame bets closed on a wager laid at frame `placed`: the round's first close from then on."""
+    return min(e.frame for e in truth.events if e.type == "bets_closed" and e.frame >= placed)
 
 
 def perfect_path(game: str, setup) -> tuple[ZoneMapper, ZoneTracker, object]:

@@ -10,19 +10,17 @@ import pytest
 from pipelines.rounds.compare import compare_rounds
 from pipelines.vision.observe import FrameObs
 
-from .conftest import perfect_path, rounds_with_edited_observations
+from .conftest import rounds_with_edited_observations, scripted_session
 
 
 @pytest.mark.parametrize("room", [True, False])
-def test_a_wager_whose_bottom_chip_went_under_a_stack_laid_beside_it_is_what_it_was_read_as_laid(reconstruct, room):
+def test_a_wager_whose_bottom_chip_went_under_a_stack_laid_beside_it_is_what_it_was_read_as_laid(room):
     # Held-out King High video: a $2 High read $2 as it was laid, then $1 for good once a $20 Seven was laid
     # against it, its bottom $1 hidden between the Seven's top chip and its own top one. Read as $1, the round
     # was wrong; then it was doubted; the sure reading as laid was right in each of five such wagers on fresh sets.
     # Where no other stack's chip could cover a chip of it, what was read is what lies there.
-    scripted, _, setup = reconstruct("king-high", 3, 4)
+    scripted, setup, mapper, scenes = scripted_session("king-high", 3, 4)
     truth = scripted[0].round
-    mapper = perfect_path("king-high", setup)[0]
-    scenes = [s for r in scripted for s in r.scenes]
     w = next(w for w in truth.wagers
              if len(mapper.observe_scene(scenes[w.frames.start]).get(f"seat{w.seat}.{w.spot}").chips) >= 2)
     zone = f"seat{w.seat}.{w.spot}"

@@ -11,25 +11,22 @@ import pytest
 from pipelines.rounds.compare import compare_rounds
 from pipelines.vision.observe import FrameObs
 
-from .conftest import perfect_path, rounds_with_edited_observations
+from .conftest import lock_frame, rounds_with_edited_observations, scripted_session
 
 GAME = "king-high"
 FPS = 10  # the test machine's (conftest.perfect_path)
 
 
 @pytest.mark.parametrize("by_turns", [True, False])
-def test_a_fall_read_before_is_in_doubt(reconstruct, by_turns):
+def test_a_fall_read_before_is_in_doubt(by_turns):
     # Held-out King High video (set U, seed 11241, round eb8dd25a): a $100 Pokerpot, one chip, drew a second box half a
     # chip off it, surely in some frames, from the frame it was laid: read $200 by turns with $100 from the close, then
     # $100 for good; the round said $200 was wagered.
-    scripted, _, setup = reconstruct(GAME, 3, 4)
+    scripted, setup, mapper, scenes = scripted_session(GAME, 3, 4)
     truth = scripted[0].round
-    mapper = perfect_path(GAME, setup)[0]
-    scenes = [s for r in scripted for s in r.scenes]
-    closes = sorted(e.frame for e in truth.events if e.type == "bets_closed")
 
     def lock(w) -> int:
-        return next(c for c in closes if c >= w.frames.start)
+        return lock_frame(truth, w.frames.start)
 
     def steady(w) -> bool:  # read alike in every frame from its placement until well past the close
         span = scenes[w.frames.start + 1:lock(w) + 5 * FPS]

@@ -8,19 +8,17 @@ import pytest
 from pipelines.rounds.compare import compare_rounds
 from pipelines.vision.observe import FrameObs, ZoneObs
 
-from .conftest import perfect_path, rounds_with_edited_observations
+from .conftest import rounds_with_edited_observations, scripted_session
 
 GAME = "high-tie"
 FPS = 10  # the test machine's (conftest.perfect_path)
 
 
 @pytest.mark.parametrize("frames_seen", [7, 3 * FPS])
-def test_a_remnant_under_the_hand_is_no_wager(reconstruct, frames_seen):
+def test_a_remnant_under_the_hand_is_no_wager(frames_seen):
     # Held-out High Tie video (set V, seed 11272, round cbc5cb3c): a $20 Main, a chip pinched as the dealer came to take
     # it, read empty under the hand, then $5 for seven frames as the hand lifted: the round said a $5 wager came after.
-    scripted, _, setup = reconstruct(GAME, 3, 4)
-    mapper = perfect_path(GAME, setup)[0]
-    scenes = [s for r in scripted for s in r.scenes]
+    scripted, setup, mapper, scenes = scripted_session(GAME, 3, 4)
     rounds = [r.round for r in scripted]
 
     def taken(w) -> int | None:

@@ -11,24 +11,21 @@ import pytest
 from pipelines.rounds.compare import compare_rounds
 from pipelines.vision.observe import FrameObs
 
-from .conftest import perfect_path, rounds_with_edited_observations
+from .conftest import lock_frame, rounds_with_edited_observations, scripted_session
 
 GAME = "king-high"
 
 
 @pytest.mark.parametrize("read_before", [True, False])
-def test_a_rise_read_before_the_close_is_in_doubt(reconstruct, read_before):
+def test_a_rise_read_before_the_close_is_in_doubt(read_before):
     # Held-out King High video (set P, seed 11041, round cb66b4f8): a $200 Seven, its bottom $100 lying on the
     # Pokerpot's chips, read $100 in most frames and $200 in a few from the frame it was laid, then surely $200 after
     # bets closed, as the hand came to take it: locked at $100, it read as a $100 past-post.
-    scripted, _, setup = reconstruct(GAME, 3, 4)
+    scripted, setup, mapper, scenes = scripted_session(GAME, 3, 4)
     truth = scripted[0].round
-    mapper = perfect_path(GAME, setup)[0]
-    scenes = [s for r in scripted for s in r.scenes]
-    closes = sorted(e.frame for e in truth.events if e.type == "bets_closed")
 
     def lock(w) -> int:
-        return next(c for c in closes if c >= w.frames.start)
+        return lock_frame(truth, w.frames.start)
 
     w = next(w for w in truth.wagers if w.frames.end - lock(w) > 20
              and len(mapper.observe_scene(scenes[w.frames.start + 1]).get(f"seat{w.seat}.{w.spot}").chips) >= 2)
