@@ -59,8 +59,8 @@ FALL_READ_BEFORE_S = 1.0
 # was under the hand (perfect observations, Pick 2: a $150 Play read $125 by turns, then for good four frames before
 # it was taken; King High: a $20 High Run read $15 from nine frames before its payout).
 FALL_HELD_S = 2.0
-# A stack on a spot no longer than this, less than the one taken from it at most this long before, after bets closed,
-# was that one seen in part as the hand took it (`_drop_remnants`).
+# A stack on a spot no longer than this, less than the one gone from it at most this long before, was that one seen
+# in part as a hand left it: a wager taken after bets closed (`_drop_remnants`), or a payout (`_remnant_of`).
 REMNANT_S = 1.0
 BESIDE_CARDS_MM = 25.0  # a betting spot this close to its seat's card area has chips on the cards' edge
 DEFAULT_SESSION_START = datetime(2025, 1, 6, 20, 0, 0, tzinfo=UTC)  # the simulator's session start
@@ -468,15 +468,19 @@ class RoundMachine:
         kept: list[ChipInstance] = []
         for inst in zone.instances:
             prev = kept[-1] if kept else None
-            if (prev is not None and prev.end is not None and inst.end is not None
-                    and any(prev.start <= c <= prev.end for c in closes)
-                    and inst.start - prev.end <= REMNANT_S * self.fps and inst.end - inst.start <= REMNANT_S * self.fps
-                    and inst.peak < prev.steps[-1][1] - 0.005):
+            if (prev is not None and prev.end is not None and any(prev.start <= c <= prev.end for c in closes)
+                    and self._remnant_of(inst, prev)):
                 live.note(f"inferred: the {inst.peak:g} seen in {name} from frame {inst.start} to {inst.end} was the "
                           f"stack taken from it at frame {prev.end}, seen in part under the hand")
                 continue
             kept.append(inst)
         zone.instances = kept
+
+    def _remnant_of(self, inst: ChipInstance, prev: ChipInstance) -> bool:
+        """`inst` was seen no longer than `REMNANT_S`, from at most that long after `prev`, the stack before it on
+        its spot, went, and read less than `prev` last did: `prev` seen in part as a hand left it."""
+        return (prev.end is not None and inst.end is not None and 0 <= inst.start - prev.end <= REMNANT_S * self.fps
+                and inst.end - inst.start <= REMNANT_S * self.fps and inst.peak < prev.steps[-1][1] - 0.005)
 
     def _settle(self, live: LiveRound, rnd: Round, seen: list[WagerSeen], closes: list[int]) -> None:
         used: set[int] = set()
@@ -513,9 +517,15 @@ class RoundMachine:
                 if id(p) in used:
                     continue
                 laid = self._laid_through(p, name, paid, used)
+                before = next((q for q in reversed(zone.instances) if q.start < p.start), None)
                 if laid is not None:
                     live.note(f"inferred: the stack seen in {name} from frame {p.start} to {p.end} was the payout "
                               f"being laid in {laid}")
+                elif before is not None and id(before) in used and self._remnant_of(p, before):
+                    # A hand over a payout splits it in two on the tracker; what shows as the hand leaves may be
+                    # only part of it, the rest under the hand or under another payout laid against it.
+                    live.note(f"inferred: the {p.peak:g} seen in {name} from frame {p.start} to {p.end} was the "
+                              f"payout there before it (gone at frame {before.end}), seen in part")
                 else:
                     live.note(f"a payout in {name} at frame {p.start} matches no wager")
         # Lose or returned, and where pushes fall in the order: the game's own settlement of what was seen.
