@@ -34,6 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 BANDS = (0.0, 0.5, 0.7, 0.8, 0.9, 1.01)  # the verifier's `none`: below 0.5 it leans to a denomination
 PLACES = ("bottom", "middle", "top", "lone")
+PAIR_STEPS = (0.0, 0.8, 0.9, 1.0)  # how near two boxes of one denomination lie, in steps of the spread
+PAIR_NONE = (0.0, 0.15, 0.5, 1.01)  # the verifier's `none` on the less confident of the two
 
 
 def _place(k: int, stacks) -> str:
@@ -43,14 +45,14 @@ def _place(k: int, stacks) -> str:
     return "bottom" if row[0] == k else "top" if row[-1] == k else "middle"
 
 
-def unsure_boxes(folder: Path) -> list[dict]:
-    """One row per unsure chip box per frame of the set in `folder`."""
+def looked_frames(folder: Path):
+    """The set in `folder`, frame by frame: (frame, its stored second looks, the indices of its chip boxes, their
+    centres on the felt in mm, whether each is paired with a chip of the scripted scene, the zones' mapper)."""
     from pipelines.rounds.run import spec_from
     from pipelines.sim.render import chip_positions
     from pipelines.sim.session import script_session
     from pipelines.vision.chip_boxes import chip_centres
     from pipelines.vision.chip_verifier_data import pair_boxes
-    from pipelines.vision.lasting_none import LastingNone
     from pipelines.vision.zones import ZoneMapper
 
     m = re.fullmatch(r"(.+)_r(\d+)_s(\d+)_f([\d.]+)", folder.name)
@@ -67,28 +69,68 @@ def unsure_boxes(folder: Path) -> list[dict]:
         raise SystemExit(f"{folder}: {len(looked)} frames looked at, the script has {len(scenes)} (a live-path cache?)")
     spec = spec_from(folder)
     mapper = ZoneMapper(spec.layout, np.asarray(spec.homography, np.float64))
-    memory = LastingNone()
-    out: list[dict] = []
     for f, det in enumerate(looked):
         if "chip_none" not in det.data:
             raise SystemExit(f"{looked_files[-1]}: frame {f} carries no verifier `none` (looked at before the "
                              "twenty-sixth session's verifier; delete it and run benchmarks/reconstruction.py again)")
-        none = np.asarray(det.data["chip_none"], np.float64)
-        values = np.asarray(det.data["chip_value"])
-        chips = np.flatnonzero(values > 0)
+        chips = np.flatnonzero(np.asarray(det.data["chip_value"]) > 0)
         names = np.asarray(det.data["class_name"]).astype(str)
         cards = (names == "card") | np.char.startswith(names, "back_")
         mm = mapper.to_table(chip_centres(det.xyxy[chips], det.xyxy[cards]))
+        truth = np.array([p for st in scenes[f].chips for p in chip_positions(st)]).reshape(-1, 2)
+        yield f, det, chips, mm, pair_boxes(det.xyxy[chips], mapper.to_image(truth)), mapper
+
+
+def set_rows(folder: Path) -> tuple[list[dict], list[dict]]:
+    """The set in `folder`: one row per unsure chip box per frame, and one per pair of chip boxes of one
+    denomination nearer than a step per frame (`_pairs_in`)."""
+    from pipelines.vision.lasting_none import LastingNone
+
+    memory = LastingNone()
+    unsure_rows: list[dict] = []
+    pairs: list[dict] = []
+    for f, det, chips, mm, real, mapper in looked_frames(folder):
+        none = np.asarray(det.data["chip_none"], np.float64)
+        values = np.asarray(det.data["chip_value"])
+        pairs += _pairs_in(f, det, chips, mm, real, mapper.spread.step_mm)
         # what the zones keep of the verifier's readings over frames (the stored second looks carry them)
         lasting = memory.update(mm, none[chips])
         unsure = [k for k in range(len(chips)) if det.data["uncertain"][chips[k]]]
         if not unsure:
             continue
         stacks = mapper.group_stacks(mm, values[chips])
-        truth = np.array([p for st in scenes[f].chips for p in chip_positions(st)]).reshape(-1, 2)
-        real = pair_boxes(det.xyxy[chips], mapper.to_image(truth))
-        out += [{"frame": f, "place": _place(k, stacks), "none": float(none[chips[k]]), "real": bool(real[k]),
-                 "lasting": float(lasting[k])} for k in unsure]
+        unsure_rows += [{"frame": f, "place": _place(k, stacks), "none": float(none[chips[k]]),
+                         "real": bool(real[k]), "lasting": float(lasting[k])} for k in unsure]
+    return unsure_rows, pairs
+
+
+def _pairs_in(f: int, det, chips: np.ndarray, mm: np.ndarray, real: np.ndarray, step_mm: float) -> list[dict]:
+    """A frame's pairs of chip boxes of one denomination nearer than a step: how near (in steps), and the less
+    confident box's `none` and whether it is a real chip (the evidence for zones.DUPLICATE_STEPS, DUPLICATE_NONE)."""
+    values = np.asarray(det.data["chip_value"])[chips]
+    conf = np.asarray(det.confidence, np.float64)[chips]
+    none = np.asarray(det.data["chip_none"], np.float64)[chips]
+    steps = np.linalg.norm(mm[:, None] - mm[None], axis=2) / step_mm
+    out = []
+    for a, b in zip(*np.nonzero(np.triu(steps < 1.0, 1) & (values[:, None] == values[None])), strict=True):
+        weak = a if conf[a] < conf[b] else b
+        out.append({"frame": f, "steps": float(steps[a, b]), "none": float(none[weak]), "real": bool(real[weak])})
+    return out
+
+
+def pair_tally(rows: list[dict]) -> dict:
+    """{steps band: {none band: {"real": n, "phantom": n}}} of `_pairs_in`'s rows; `none` band "-" where the
+    verifier did not look."""
+    def band(x: float, bounds: tuple[float, ...]) -> str:
+        if not np.isfinite(x):
+            return "-"
+        b = int(np.digitize(x, bounds)) - 1
+        return f"{bounds[b]:g}-{min(bounds[b + 1], 1):g}"
+
+    out: dict = {band(s, PAIR_STEPS): {"-": {"real": 0, "phantom": 0}} | {
+        band(n, PAIR_NONE): {"real": 0, "phantom": 0} for n in PAIR_NONE[:-1]} for s in PAIR_STEPS[:-1]}
+    for r in rows:
+        out[band(r["steps"], PAIR_STEPS)][band(r["none"], PAIR_NONE)]["real" if r["real"] else "phantom"] += 1
     return out
 
 
@@ -101,8 +143,8 @@ def tally(rows: list[dict], key: str = "none") -> dict:
                     for b in range(len(BANDS) - 1)} for place in PLACES}
 
 
-def _summed(tallies) -> dict:
-    total = tally([])
+def _summed(tallies, empty: dict | None = None) -> dict:
+    total = tally([]) if empty is None else empty
     for t in tallies:
         for place, bands in t.items():
             for band, n in bands.items():
@@ -122,19 +164,25 @@ def main(argv: list[str] | None = None) -> int:
     folders = list(dict.fromkeys(folders))
     if not folders:
         raise SystemExit(f"{args.cache}: no set looked at yet")
-    per_set, lasting = {}, {}
+    per_set, lasting, pairs = {}, {}, {}
     for folder in folders:
-        rows = unsure_boxes(folder)
+        rows, pair_rows = set_rows(folder)
         per_set[folder.name], lasting[folder.name] = tally(rows), tally(rows, "lasting")
-        print(f"{folder.name}: {len(rows)} unsure chip boxes (box-frames)", flush=True)
+        pairs[folder.name] = pair_tally(pair_rows)
+        print(f"{folder.name}: {len(rows)} unsure chip boxes, {len(pair_rows)} near pairs (box-frames)", flush=True)
     total, total_lasting = _summed(per_set.values()), _summed(lasting.values())
     for title, t in (("this frame's none", total), ("lasting none", total_lasting)):
         print(f"{'place':8s} " + " ".join(f"{b:>16s}" for b in t["bottom"]) + f"   (real / phantom, by {title})")
         for place, bands in t.items():
             print(f"{place:8s} " + " ".join(f"{n['real']:>7d} / {n['phantom']:<6d}" for n in bands.values()))
+    total_pairs = _summed(pairs.values(), pair_tally([]))
+    print(f"{'steps':8s} " + " ".join(f"{b:>16s}" for b in total_pairs["0-0.8"])
+          + "   (near pairs of one denomination: the weaker box real / phantom, by the verifier's none on it)")
+    for steps, bands in total_pairs.items():
+        print(f"{steps:8s} " + " ".join(f"{n['real']:>7d} / {n['phantom']:<6d}" for n in bands.values()))
     if args.json:
         print(json.dumps({"sets": list(per_set), "total": total, "total_lasting": total_lasting, "per_set": per_set,
-                          "per_set_lasting": lasting}))
+                          "per_set_lasting": lasting, "near_pairs": total_pairs, "per_set_near_pairs": pairs}))
     return 0
 
 

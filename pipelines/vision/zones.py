@@ -111,6 +111,12 @@ HOLLOW_NONE = 0.7
 # readings up to 0.96, but not five in a row: `benchmarks/unsure_chips.py` (its lasting table) over twelve held-out
 # video sets counts 0 real chips among 47 such box-frames at a row's ends (and none at the bottom from 0.5 up).
 LASTING_NONE = 0.8
+# A chip box less than DUPLICATE_STEPS of a step from a more confident box of its denomination, that the verifier
+# leans `none` on at DUPLICATE_NONE or more, is the detector's second box on that chip (half a step or so along the
+# spread, as a one-chip stack drew it frame after frame: $100 read $200 by turns). Real chips of one stack lie a
+# step apart. `benchmarks/duplicate_chips.py` pairs such boxes with the scripted scene's chips on held-out sets.
+DUPLICATE_STEPS = 0.8
+DUPLICATE_NONE = 0.15
 
 
 @dataclass(frozen=True)
@@ -454,6 +460,16 @@ class ZoneMapper:
                         out.add(line[k])
         return out
 
+    def _duplicates(self, pts: np.ndarray, values: np.ndarray, conf: np.ndarray, none: np.ndarray) -> set[int]:
+        """Indices of the chip boxes that are another box's second reading of its chip (`DUPLICATE_STEPS`,
+        `DUPLICATE_NONE`): nearer than a step to a more confident box of the same denomination, with the verifier
+        leaning `none` on them. A box it did not look at (NaN) is kept."""
+        if len(pts) < 2:
+            return set()
+        near = np.linalg.norm(pts[:, None] - pts[None], axis=2) < DUPLICATE_STEPS * self.spread.step_mm
+        weaker = (values[:, None] == values[None]) & (conf[:, None] < conf[None]) & near
+        return {int(i) for i in np.flatnonzero(weaker.any(axis=1) & (none >= DUPLICATE_NONE))}
+
     def _bridges(self, pts: np.ndarray, none: np.ndarray) -> set[int]:
         """Boxes the chip verifier leans `none` on at `BRIDGE_NONE` or more that lie between two lines of chips
         `STRAIGHT_SIDESTEP_MM` or more apart across, off both: one or two chips on one line before the box, one or
@@ -560,6 +576,7 @@ class ZoneMapper:
         lasting = self.lasting.update(centres[chip_idx], none[chip_idx])
         hollow = (_hollow_in_rows(stacks, uncertain[chip_idx], none[chip_idx], lasting)
                   | self._bridges(centres[chip_idx], none[chip_idx])
+                  | self._duplicates(centres[chip_idx], chip_vals[chip_idx], conf[chip_idx], none[chip_idx])
                   | self._ghosts_between_spots(centres[chip_idx], uncertain[chip_idx]))
         if hollow:
             chip_idx = np.delete(chip_idx, sorted(hollow))

@@ -747,3 +747,18 @@ def test_a_payout_row_lying_half_a_step_off_its_spot_may_have_lost_its_end_chip(
     assert read([100, 100, 100], missed=2).chips_off_centre_room  # the top chip missed: off the other way
     assert not read([100, 100]).chips_off_centre_room  # a true short pay, laid centred on the spot
     assert not read([100, 100], missed=0).chips_off_centre_room  # one chip says nothing of where its row lies
+
+
+@pytest.mark.parametrize(("steps", "none", "read"), [(0.65, 0.4, 100), (0.65, 0.05, 200), (0.65, np.nan, 200),
+                                                     (1.0, 0.4, 200)])
+def test_a_second_box_half_a_step_off_a_chip_that_the_verifier_leans_none_on_is_no_chip(oracle, steps, none, read):
+    # Pick 2, held-out video (set Y, 11354): a one-chip $100 Play drew a second $100 box two thirds of a step along
+    # the spread at 0.73-0.78 (above the detector's uncertainty) in most frames, the verifier leaning `none` on it at
+    # 0.17-0.88: the Play read $200 by turns with $100. Two chips of one stack lie a step apart.
+    mapper, cam = _mapper("pick-2-poker")
+    chip = ChipStack([100], *mapper.layout.zone("seat3.play").centre)
+    det = _detections_of(mapper, cam, chip, oracle, {}, extra_mm=tuple(
+        np.asarray([chip.x, chip.y]) + steps * mapper.spread.step_mm * mapper.spread.axes[0]), extra_value=100)
+    det.confidence[-1], det.data["uncertain"][-1] = 0.75, False
+    det.data["chip_none"] = np.r_[np.full(len(det) - 1, np.nan), none].astype(np.float32)
+    assert mapper.observe(det)["seat3.play"].chip_total == read
