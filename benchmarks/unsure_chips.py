@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import pickle
-import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -31,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from cached_sets import load_set, set_folders
 
 BANDS = (0.0, 0.5, 0.7, 0.8, 0.9, 1.01)  # the verifier's `none`: below 0.5 it leans to a denomination
 PLACES = ("bottom", "middle", "top", "lone")
@@ -48,31 +47,17 @@ def _place(k: int, stacks) -> str:
 def looked_frames(folder: Path):
     """The set in `folder`, frame by frame: (frame, its stored second looks, the indices of its chip boxes, their
     centres on the felt in mm, whether each is paired with a chip of the scripted scene, the zones' mapper)."""
-    from pipelines.rounds.run import spec_from
     from pipelines.sim.render import chip_positions
-    from pipelines.sim.session import script_session
     from pipelines.vision.chip_boxes import chip_centres
     from pipelines.vision.chip_verifier_data import pair_boxes
     from pipelines.vision.zones import ZoneMapper
 
-    m = re.fullmatch(r"(.+)_r(\d+)_s(\d+)_f([\d.]+)", folder.name)
-    if m is None:
-        raise SystemExit(f"{folder}: not a set folder of benchmarks/reconstruction.py --cache (GAME_rN_sSEED_fRATE)")
-    game, rounds, seed, rate = m.group(1), int(m.group(2)), int(m.group(3)), float(m.group(4))
-    looked_files = sorted(folder.glob("looked_*.pkl"), key=lambda p: p.stat().st_mtime)
-    if not looked_files:
-        raise SystemExit(f"{folder}: no looked_*.pkl; run benchmarks/reconstruction.py --mode video --cache on it")
-    looked = pickle.loads(looked_files[-1].read_bytes())
-    scripted, _ = script_session(game, rounds, seed, rate)
-    scenes = [s for r in scripted for s in r.scenes]
-    if len(scenes) != len(looked):
-        raise SystemExit(f"{folder}: {len(looked)} frames looked at, the script has {len(scenes)} (a live-path cache?)")
-    spec = spec_from(folder)
+    looked, scenes, spec = load_set(folder)
     mapper = ZoneMapper(spec.layout, np.asarray(spec.homography, np.float64))
     for f, det in enumerate(looked):
         if "chip_none" not in det.data:
-            raise SystemExit(f"{looked_files[-1]}: frame {f} carries no verifier `none` (looked at before the "
-                             "twenty-sixth session's verifier; delete it and run benchmarks/reconstruction.py again)")
+            raise SystemExit(f"{folder}: frame {f} carries no verifier `none` (looked at before the twenty-sixth "
+                             "session's verifier; delete its looked_*.pkl and run benchmarks/reconstruction.py again)")
         chips = np.flatnonzero(np.asarray(det.data["chip_value"]) > 0)
         names = np.asarray(det.data["class_name"]).astype(str)
         cards = (names == "card") | np.char.startswith(names, "back_")
@@ -159,11 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sets", nargs="*", default=None, help="set folder names (default: every one looked at)")
     ap.add_argument("--json", action="store_true", help="end with one JSON object line")
     args = ap.parse_args(argv)
-    folders = ([args.cache / s for s in args.sets] if args.sets
-               else sorted(p.parent for p in args.cache.glob("*/looked_*.pkl")))
-    folders = list(dict.fromkeys(folders))
-    if not folders:
-        raise SystemExit(f"{args.cache}: no set looked at yet")
+    folders = set_folders(args.cache, args.sets)
     per_set, lasting, pairs = {}, {}, {}
     for folder in folders:
         rows, pair_rows = set_rows(folder)

@@ -94,9 +94,14 @@ OFF_CENTRE_STEPS = 0.25
 # A run of chips in a row breaks where neighbours lie this many steps apart or more (`_split_runs`, `_gap_runs`).
 RUN_GAP_STEPS = 1.4
 # Two neighbouring spots' stacks in one line of chips are told apart where each, centred on its own spot, explains
-# the line's end on its side within this share of a step, and every box lies this near one of their places
+# the line's end on its side (`MEET_END_COUNT`), and every box lies this many steps or less from one of their places
 # (`ZoneMapper._stack_parts`); two places nearer than half a step show as one box, a payout's over its wager's.
 MEET_FIT_STEPS = 0.3
+# ... and where the run's end on each side, so centred, says how many chips that side's stack holds within this much
+# of a whole count (an end chip off its place by half this in steps): 0.3 (0.15 of a step, 2.3 mm, under the
+# detector's jitter) left a 3 Card Monster $400 Ante and its $400 payout, four $100 each in one line, cut where a row
+# fills in most frames ($500 and $300) as the Ante's bottom box lay 0.16 of a step in.
+MEET_END_COUNT = 0.45
 # ... and where each part's chips lie across the spread within this of their spot's centre (the detector's jitter is
 # about 2.5 mm; two spots whose stacks meet lie up to half a row pitch apart across).
 SPOT_ACROSS_MM = 6.0
@@ -980,7 +985,7 @@ def _meeting(run_u: np.ndarray, first: float, second: float, step: float, per_ro
     fw, fp = 2 * (w - x[0]) / step + 1, 2 * (x[-1] - p) / step + 1
     nw, np_ = round(fw), round(fp)
     off = max(abs(fw - nw), abs(fp - np_))
-    if not (1 <= nw <= per_row and 1 <= np_ <= per_row) or off > MEET_FIT_STEPS:
+    if not (1 <= nw <= per_row and 1 <= np_ <= per_row) or off > MEET_END_COUNT:
         return None
     top, bottom = w + (nw - 1) * step / 2, p - (np_ - 1) * step / 2
     shared = bottom - top < 0.5 * step

@@ -762,3 +762,17 @@ def test_a_second_box_half_a_step_off_a_chip_that_the_verifier_leans_none_on_is_
     det.confidence[-1], det.data["uncertain"][-1] = 0.75, False
     det.data["chip_none"] = np.r_[np.full(len(det) - 1, np.nan), none].astype(np.float32)
     assert mapper.observe(det)["seat3.play"].chip_total == read
+
+
+def test_a_wager_and_its_payout_of_one_denomination_part_though_an_end_box_lies_off_its_place():
+    # 3 Card Monster, held-out video (set Y, seed 11353, frame 587): a $400 Ante and its $400 payout, four $100 each in
+    # one line, the Ante's bottom box 0.16 of a step in from its place: cut where a row fills, they read $500 and $300
+    # in most frames. The boxes' centres as read, in steps along and mm across the spread from the Ante's centre.
+    mapper, _ = _mapper("3-card-monster")
+    u, v = mapper.spread.axes
+    seen = [(-1.34, 0.1), (-0.39, 0.2), (0.36, -0.6), (1.47, -2.9), (2.46, -3.6), (3.5, -6.0), (4.55, -5.6),
+            (5.53, -5.8)]
+    ante = np.asarray(mapper.layout.zone("seat2.ante").centre)
+    pts = np.array([ante + a * mapper.spread.step_mm * u + b * v for a, b in seen])
+    got = {st.zone: len(st.members) for st in mapper.group_stacks(pts, np.full(len(pts), 100.0))}
+    assert got == {"seat2.ante": 4, "seat2.ante.paid": 4}

@@ -1,0 +1,40 @@
+"""The sets `benchmarks/reconstruction.py --mode video --cache DIR` rendered and looked at, read back with the
+scripted scenes they were rendered from: for the benchmarks that hold what the zones make of the stored second looks
+against the simulator's truth (unsure_chips.py, zone_accuracy.py)."""
+
+from __future__ import annotations
+
+import pickle
+import re
+from pathlib import Path
+
+
+def set_folders(cache: Path, names: list[str] | None) -> list[Path]:
+    """The set folders named, or every one under `cache` looked at."""
+    folders = [cache / s for s in names] if names else sorted(p.parent for p in cache.glob("*/looked_*.pkl"))
+    folders = list(dict.fromkeys(folders))
+    if not folders:
+        raise SystemExit(f"{cache}: no set looked at yet")
+    return folders
+
+
+def load_set(folder: Path) -> tuple[list, list, object]:
+    """The set in `folder`: its stored second looks (one `sv.Detections` per analysed frame, the newest
+    looked_*.pkl), the scripted scene of each frame, and its spec (layout and homography; `rounds.run.spec_from`)."""
+    from pipelines.rounds.run import spec_from
+    from pipelines.sim.session import script_session
+
+    m = re.fullmatch(r"(.+)_r(\d+)_s(\d+)_f([\d.]+)", folder.name)
+    if m is None:
+        raise SystemExit(f"{folder}: not a set folder of benchmarks/reconstruction.py --cache (GAME_rN_sSEED_fRATE)")
+    game, rounds, seed, rate = m.group(1), int(m.group(2)), int(m.group(3)), float(m.group(4))
+    looked_files = sorted((p for p in folder.glob("looked_*.pkl") if not p.name.startswith("looked_boxes_")),
+                          key=lambda p: p.stat().st_mtime)
+    if not looked_files:
+        raise SystemExit(f"{folder}: no looked_*.pkl; run benchmarks/reconstruction.py --mode video --cache on it")
+    looked = pickle.loads(looked_files[-1].read_bytes())
+    scripted, _ = script_session(game, rounds, seed, rate)
+    scenes = [s for r in scripted for s in r.scenes]
+    if len(scenes) != len(looked):
+        raise SystemExit(f"{folder}: {len(looked)} frames looked at, the script has {len(scenes)} (a live-path cache?)")
+    return looked, scenes, spec_from(folder)
