@@ -77,7 +77,7 @@ def set_rows(folder: Path) -> tuple[list[dict], list[dict]]:
     for f, det, chips, mm, real, mapper in looked_frames(folder):
         none = np.asarray(det.data["chip_none"], np.float64)
         values = np.asarray(det.data["chip_value"])
-        pairs += _pairs_in(f, det, chips, mm, real, mapper.spread.step_mm)
+        pairs += _pairs_in(f, det, chips, mm, real, mapper.spread.step_mm, mapper.spread.axes[0])
         # what the zones keep of the verifier's readings over frames (the stored second looks carry them)
         lasting = memory.update(mm, none[chips])
         unsure = [k for k in range(len(chips)) if det.data["uncertain"][chips[k]]]
@@ -89,33 +89,39 @@ def set_rows(folder: Path) -> tuple[list[dict], list[dict]]:
     return unsure_rows, pairs
 
 
-def _pairs_in(f: int, det, chips: np.ndarray, mm: np.ndarray, real: np.ndarray, step_mm: float) -> list[dict]:
+def _pairs_in(f: int, det, chips: np.ndarray, mm: np.ndarray, real: np.ndarray, step_mm: float,
+              u_axis: np.ndarray) -> list[dict]:
     """A frame's pairs of chip boxes of one denomination nearer than a step: how near (in steps), and the less
-    confident box's `none` and whether it is a real chip (the evidence for zones.DUPLICATE_STEPS, DUPLICATE_NONE)."""
+    confident box's `none`, whether it lies past the other along the spread (`u_axis`) and whether it is a real chip
+    (the evidence for zones.DUPLICATE_STEPS, DUPLICATE_NONE)."""
     values = np.asarray(det.data["chip_value"])[chips]
     conf = np.asarray(det.confidence, np.float64)[chips]
     none = np.asarray(det.data["chip_none"], np.float64)[chips]
     steps = np.linalg.norm(mm[:, None] - mm[None], axis=2) / step_mm
+    u = mm @ u_axis
     out = []
     for a, b in zip(*np.nonzero(np.triu(steps < 1.0, 1) & (values[:, None] == values[None])), strict=True):
-        weak = a if conf[a] < conf[b] else b
-        out.append({"frame": f, "steps": float(steps[a, b]), "none": float(none[weak]), "real": bool(real[weak])})
+        weak, strong = (a, b) if conf[a] < conf[b] else (b, a)
+        out.append({"frame": f, "steps": float(steps[a, b]), "none": float(none[weak]), "real": bool(real[weak]),
+                    "past": bool(u[weak] > u[strong])})
     return out
 
 
 def pair_tally(rows: list[dict]) -> dict:
-    """{steps band: {none band: {"real": n, "phantom": n}}} of `_pairs_in`'s rows; `none` band "-" where the
-    verifier did not look."""
+    """{"STEPS past|behind": {none band: {"real": n, "phantom": n}}} of `_pairs_in`'s rows, by how near the two lie
+    and whether the weaker lies past the other along the spread; `none` band "-" where the verifier did not look."""
     def band(x: float, bounds: tuple[float, ...]) -> str:
         if not np.isfinite(x):
             return "-"
         b = int(np.digitize(x, bounds)) - 1
         return f"{bounds[b]:g}-{min(bounds[b + 1], 1):g}"
 
-    out: dict = {band(s, PAIR_STEPS): {"-": {"real": 0, "phantom": 0}} | {
-        band(n, PAIR_NONE): {"real": 0, "phantom": 0} for n in PAIR_NONE[:-1]} for s in PAIR_STEPS[:-1]}
+    out: dict = {f"{band(s, PAIR_STEPS)} {side}": {"-": {"real": 0, "phantom": 0}} | {
+        band(n, PAIR_NONE): {"real": 0, "phantom": 0} for n in PAIR_NONE[:-1]}
+        for s in PAIR_STEPS[:-1] for side in ("past", "behind")}
     for r in rows:
-        out[band(r["steps"], PAIR_STEPS)][band(r["none"], PAIR_NONE)]["real" if r["real"] else "phantom"] += 1
+        row = f"{band(r['steps'], PAIR_STEPS)} {'past' if r['past'] else 'behind'}"
+        out[row][band(r["none"], PAIR_NONE)]["real" if r["real"] else "phantom"] += 1
     return out
 
 
@@ -157,10 +163,10 @@ def main(argv: list[str] | None = None) -> int:
         for place, bands in t.items():
             print(f"{place:8s} " + " ".join(f"{n['real']:>7d} / {n['phantom']:<6d}" for n in bands.values()))
     total_pairs = _summed(pairs.values(), pair_tally([]))
-    print(f"{'steps':8s} " + " ".join(f"{b:>16s}" for b in total_pairs["0-0.8"])
+    print(f"{'steps':14s} " + " ".join(f"{b:>16s}" for b in total_pairs["0-0.8 past"])
           + "   (near pairs of one denomination: the weaker box real / phantom, by the verifier's none on it)")
     for steps, bands in total_pairs.items():
-        print(f"{steps:8s} " + " ".join(f"{n['real']:>7d} / {n['phantom']:<6d}" for n in bands.values()))
+        print(f"{steps:14s} " + " ".join(f"{n['real']:>7d} / {n['phantom']:<6d}" for n in bands.values()))
     if args.json:
         print(json.dumps({"sets": list(per_set), "total": total, "total_lasting": total_lasting, "per_set": per_set,
                           "per_set_lasting": lasting, "near_pairs": total_pairs, "per_set_near_pairs": pairs}))

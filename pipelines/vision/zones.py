@@ -96,13 +96,15 @@ OFF_CENTRE_STEPS = 0.25
 # A run of chips in a row breaks where neighbours lie this many steps apart or more (`_split_runs`, `_gap_runs`).
 RUN_GAP_STEPS = 1.4
 # Two neighbouring spots' stacks in one line of chips are told apart where each, centred on its own spot, explains
-# the line's end on its side (`MEET_END_COUNT`), and every box lies this many steps or less from one of their places
-# (`ZoneMapper._stack_parts`); two places nearer than half a step show as one box, a payout's over its wager's.
+# the line's end on its side within this much of a whole count of chips, and every box lies this many steps or less
+# from one of their places (`ZoneMapper._stack_parts`); two places nearer than half a step show as one box, a
+# payout's over its wager's.
 MEET_FIT_STEPS = 0.3
 # ... and where the run's end on each side, so centred, says how many chips that side's stack holds within this much
-# of a whole count (an end chip off its place by half this in steps): 0.3 (0.15 of a step, 2.3 mm, under the
-# detector's jitter) left a 3 Card Monster $400 Ante and its $400 payout, four $100 each in one line, cut where a row
-# fills in most frames ($500 and $300) as the Ante's bottom box lay 0.16 of a step in.
+# of a whole count (an end chip off its place by half this in steps) when a run is cut (`_stack_parts`; every box
+# must still lie on a place): MEET_FIT_STEPS (0.15 of a step, 2.3 mm, under the detector's jitter) left a 3 Card
+# Monster $400 Ante and its $400 payout, four $100 each in one line, cut where a row fills in most frames ($500 and
+# $300), the Ante's bottom box 0.16 of a step in. A lone chip past a row is placed by the strict bound (`_adrift`).
 MEET_END_COUNT = 0.45
 # ... and where each part's chips lie across the spread within this of their spot's centre (the detector's jitter is
 # about 2.5 mm; two spots whose stacks meet lie up to half a row pitch apart across).
@@ -118,11 +120,12 @@ HOLLOW_NONE = 0.7
 # readings up to 0.96, but not five in a row: `benchmarks/unsure_chips.py` (its lasting table) over twelve held-out
 # video sets counts 0 real chips among 47 such box-frames at a row's ends (and none at the bottom from 0.5 up).
 LASTING_NONE = 0.8
-# A chip box less than DUPLICATE_STEPS of a step from a more confident box of its denomination, that the verifier
-# leans `none` on at DUPLICATE_NONE or more, is the detector's second box on that chip (half a step or so along the
-# spread, as a one-chip stack drew it frame after frame: $100 read $200 by turns). Real chips of one stack lie a
-# step apart. `benchmarks/unsure_chips.py` (its near-pairs table) over sixteen held-out video sets (Y, 11341-11374)
-# counts 0 real chips among 166 such box-frames under 0.8 of a step (from 0.8 to 0.9, 4 real among 13).
+# A chip box less than DUPLICATE_STEPS of a step past a more confident box of its denomination along the spread, that
+# the verifier leans `none` on at DUPLICATE_NONE or more, is the detector's second box on that chip (two thirds of a
+# step on, where a taller stack's next chip would lie, as a one-chip stack drew it frame after frame: $100 read $200
+# by turns). Real chips of one stack lie a step apart. `benchmarks/unsure_chips.py` (its near-pairs table) on the
+# sixteen video sets of the forty-second session (Y, 11341-11374): past the stronger box, 7 real chips among 181
+# such box-frames (most of them a $404 payout laid against its Play); behind it, 15 among 42, so those stay.
 DUPLICATE_STEPS = 0.8
 DUPLICATE_NONE = 0.15
 
@@ -419,7 +422,7 @@ class ZoneMapper:
         ru, rv = u[[line[k] for k in run]], v[[line[k] for k in run]]
         fits = []
         for wu, wv, pu, pv, on_top in self._meets[self._near_run(ru, rv)]:
-            f = _meeting(ru, wu, pu, step, self.spread.per_row, bool(on_top))
+            f = _meeting(ru, wu, pu, step, self.spread.per_row, bool(on_top), MEET_END_COUNT)
             if f is None:
                 continue
             lo, hi = (wv, pv) if pu > wu else (pv, wv)  # across, the spots of the run's first and second part
@@ -470,12 +473,14 @@ class ZoneMapper:
 
     def _duplicates(self, pts: np.ndarray, values: np.ndarray, conf: np.ndarray, none: np.ndarray) -> set[int]:
         """Indices of the chip boxes that are another box's second reading of its chip (`DUPLICATE_STEPS`,
-        `DUPLICATE_NONE`): nearer than a step to a more confident box of the same denomination, with the verifier
-        leaning `none` on them. A box it did not look at (NaN) is kept."""
+        `DUPLICATE_NONE`): nearer than a step past a more confident box of the same denomination along the spread
+        (where a taller stack's next chip would lie), with the verifier leaning `none` on them. A box it did not look
+        at (NaN) is kept."""
         if len(pts) < 2:
             return set()
         near = np.linalg.norm(pts[:, None] - pts[None], axis=2) < DUPLICATE_STEPS * self.spread.step_mm
-        weaker = (values[:, None] == values[None]) & (conf[:, None] < conf[None]) & near
+        u = pts @ self.spread.axes[0]
+        weaker = (values[:, None] == values[None]) & (conf[:, None] < conf[None]) & near & (u[:, None] > u[None])
         return {int(i) for i in np.flatnonzero(weaker.any(axis=1) & (none >= DUPLICATE_NONE))}
 
     def _bridges(self, pts: np.ndarray, none: np.ndarray) -> set[int]:
@@ -976,19 +981,19 @@ def _may_follow(chain: list[list[int]], per_row: int) -> bool:
 
 
 def _meeting(run_u: np.ndarray, first: float, second: float, step: float, per_row: int,
-             on_top: bool) -> tuple[float, int] | None:
+             on_top: bool, end_fit: float = MEET_FIT_STEPS) -> tuple[float, int] | None:
     """How a run of chips (places along the spread, sorted) parts into a stack centred at `first` and one centred
     at `second`: (how far the run's ends lie off the two's places, in steps; the number of chips before the cut),
-    or None where the two do not explain the run better than one stack: each at most a row, every box on a
-    place, none left over; one place shared (one box for two chips) only where the second lies `on_top` (a
-    payout over its wager's top chip)."""
+    or None where the two do not explain the run better than one stack: each at most a row, its end on its side
+    within `end_fit` of a whole count of chips, every box on a place, none left over; one place shared (one box for
+    two chips) only where the second lies `on_top` (a payout over its wager's top chip)."""
     x, w, p = (run_u, first, second) if second > first else (-run_u[::-1], -first, -second)
     if len(x) <= per_row and min(abs((x[0] + x[-1]) / 2 - c) for c in (w, p)) <= MEET_FIT_STEPS * step / 2:
         return None  # one stack centred on either spot
     fw, fp = 2 * (w - x[0]) / step + 1, 2 * (x[-1] - p) / step + 1
     nw, np_ = round(fw), round(fp)
     off = max(abs(fw - nw), abs(fp - np_))
-    if not (1 <= nw <= per_row and 1 <= np_ <= per_row) or off > MEET_END_COUNT:
+    if not (1 <= nw <= per_row and 1 <= np_ <= per_row) or off > end_fit:
         return None
     top, bottom = w + (nw - 1) * step / 2, p - (np_ - 1) * step / 2
     shared = bottom - top < 0.5 * step

@@ -107,7 +107,9 @@ def test_a_chip_worth_more_than_the_one_before_it_in_a_row_starts_another_stack(
     mapper, _ = _mapper("king-high")
     u, _ = mapper.spread.axes
     step = mapper.spread.step_mm
-    origin = np.array(mapper.layout.zone("seat6.suit_c").centre) - 1.5 * step * u
+    # A quarter step off the places the two spots' stacks would take, so the spots do not part the run
+    # (`test_a_wager_and_its_payout_in_one_run_part_where_each_centred_on_its_spot_ends`): the colours alone do.
+    origin = np.array(mapper.layout.zone("seat6.suit_c").centre) - 1.25 * step * u
     pts = np.array([origin + k * step * u for k in range(7)])
     values = np.array([5, 5, 5, 25, 25, 5, 5])
     stacks = sorted(mapper.group_stacks(pts, values), key=lambda st: min(st.members))
