@@ -13,7 +13,8 @@ offset, consecutive steps, never a chip worth more than the one before it: stack
 at the bottom), rows into stacks (same centre along the spread, one pitch apart), and each
 stack goes to the zone containing its centre (else the nearest within `stack_reach_mm`). A chip read below
 the detector's confidence makes its zone uncertain, unless the row vouches for it (inside the row between
-two sure chips of its kind); an unsure box inside a row that the chip verifier leans `none` on is dropped, and
+two sure chips of its kind), and so does a box less sure than a neighbour of its denomination under a step
+from it (`_near_twins`); an unsure box inside a row that the chip verifier leans `none` on is dropped, and
 one at a row's end or alone that it has leant `none` on in each of its place's last readings
 (`_hollow_in_rows`, `lasting_none.py`), and so is a box under a step from a more confident one of its denomination
 that the verifier leans `none` on (`_duplicates`); a lone unsure box off the rows of its spot's sure chips is no
@@ -128,6 +129,12 @@ LASTING_NONE = 0.8
 # such box-frames (most of them a $404 payout laid against its Play); behind it, 15 among 42, so those stay.
 DUPLICATE_STEPS = 0.8
 DUPLICATE_NONE = 0.15
+# A chip box read below this, nearer than DUPLICATE_STEPS of a step to a more confident box of its denomination on
+# either side, is unsure (`_near_twins`): behind the stronger box as many such boxes were real chips half covered as
+# not (15 of 42 on set Y), so it cannot be dropped, but read surely it made a King High $1 Seven $2 (set AA, 11401
+# cb66b4f8: a second box at 0.54-0.75, 0.7 of a step behind the chip; the round said $2 was wagered). Unsure, the
+# rules for unsure boxes weigh it; a box read at 0.9 stays the detector's word.
+TWIN_CONF = 0.85
 
 
 @dataclass(frozen=True)
@@ -483,6 +490,16 @@ class ZoneMapper:
         weaker = (values[:, None] == values[None]) & (conf[:, None] < conf[None]) & near & (u[:, None] > u[None])
         return {int(i) for i in np.flatnonzero(weaker.any(axis=1) & (none >= DUPLICATE_NONE))}
 
+    def _near_twins(self, pts: np.ndarray, values: np.ndarray, conf: np.ndarray) -> np.ndarray:
+        """Which chip boxes read below `TWIN_CONF` lie nearer than `DUPLICATE_STEPS` of a step to a more confident
+        box of their denomination, on either side: chips of one stack lie a step apart, so such a box may be the
+        detector's second box on that chip or a chip half hidden under it, and is read as unsure."""
+        if len(pts) < 2:
+            return np.zeros(len(pts), bool)
+        near = np.linalg.norm(pts[:, None] - pts[None], axis=2) < DUPLICATE_STEPS * self.spread.step_mm
+        return ((values[:, None] == values[None]) & (conf[:, None] < conf[None]) & near).any(axis=1) & (
+            conf < TWIN_CONF)
+
     def _bridges(self, pts: np.ndarray, none: np.ndarray) -> set[int]:
         """Boxes the chip verifier leans `none` on at `BRIDGE_NONE` or more that lie between two lines of chips
         `STRAIGHT_SIDESTEP_MM` or more apart across, off both: one or two chips on one line before the box, one or
@@ -567,7 +584,7 @@ class ZoneMapper:
         centres_px = np.stack([(xyxy[:, 0] + xyxy[:, 2]) / 2, (xyxy[:, 1] + xyxy[:, 3]) / 2], 1)
         centres_px[chip_vals > 0] = chip_centres(xyxy[chip_vals > 0], xyxy[is_card])
         centres = self.to_table(centres_px)
-        uncertain = np.asarray(data.get("uncertain", np.zeros(n, bool)), dtype=bool)
+        uncertain = np.array(data.get("uncertain", np.zeros(n, bool)), dtype=bool)  # a copy: set below
         conf = (np.asarray(detections.confidence, np.float64) if detections.confidence is not None
                 else np.ones(n))
         card_conf = np.asarray(data.get("card_confidence", conf), np.float64)
@@ -584,6 +601,7 @@ class ZoneMapper:
                 obs[z].cards.append(c)
 
         chip_idx = np.flatnonzero(chip_vals > 0)
+        uncertain[chip_idx[self._near_twins(centres[chip_idx], chip_vals[chip_idx], conf[chip_idx])]] = True
         stacks = self.group_stacks(centres[chip_idx], chip_vals[chip_idx])
         none = np.asarray(data.get("chip_none", np.full(n, np.nan)), np.float64)
         lasting = self.lasting.update(centres[chip_idx], none[chip_idx])

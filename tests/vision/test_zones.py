@@ -778,3 +778,20 @@ def test_a_wager_and_its_payout_of_one_denomination_part_though_an_end_box_lies_
     pts = np.array([ante + a * mapper.spread.step_mm * u + b * v for a, b in seen])
     got = {st.zone: len(st.members) for st in mapper.group_stacks(pts, np.full(len(pts), 100.0))}
     assert got == {"seat2.ante": 4, "seat2.ante.paid": 4}
+
+
+@pytest.mark.parametrize(("steps", "read", "doubted"), [(-0.7, 2, True), (0.7, 1, False), (-1.0, 2, False)])
+def test_a_box_under_a_step_from_a_more_confident_one_of_its_denomination_is_unsure(oracle, steps, read, doubted):
+    # King High, held-out video (set AA, seed 11401, frame 193): a one-chip $1 Seven (0.95) drew a second $1 box 0.7 of
+    # a step behind it at 0.54-0.75, the verifier leaning `none` on it at 0.25-0.92: read surely as $2 in most frames,
+    # the round said $2 was wagered. Chips of one stack lie a step apart: such a box is a doubt; past the chip, with the
+    # verifier leaning `none` on it, it is the detector's second box on it, no chip (`_duplicates`).
+    mapper, cam = _mapper("king-high")
+    chip = ChipStack([1], *mapper.layout.zone("seat2.seven").centre)
+    det = _detections_of(mapper, cam, chip, oracle, {}, extra_mm=tuple(
+        np.asarray([chip.x, chip.y]) + steps * mapper.spread.step_mm * mapper.spread.axes[0]), extra_value=1)
+    det.confidence[-1], det.data["uncertain"][-1] = 0.62, False
+    det.data["chip_none"] = np.r_[np.full(len(det) - 1, np.nan), 0.35].astype(np.float32)
+    obs = mapper.observe(det)["seat2.seven"]
+    assert (obs.chip_total, obs.chips_uncertain) == (read, doubted)
+    assert not det.data["uncertain"][-1]  # the detections themselves are left as the detector gave them
