@@ -757,13 +757,20 @@ def test_a_second_box_half_a_step_off_a_chip_that_the_verifier_leans_none_on_is_
     # Pick 2, held-out video (set Y, 11354): a one-chip $100 Play drew a second $100 box two thirds of a step along
     # the spread at 0.73-0.78 (above the detector's uncertainty) in most frames, the verifier leaning `none` on it at
     # 0.17-0.88: the Play read $200 by turns with $100. Two chips of one stack lie a step apart.
-    mapper, cam = _mapper("pick-2-poker")
-    chip = ChipStack([100], *mapper.layout.zone("seat3.play").centre)
-    det = _detections_of(mapper, cam, chip, oracle, {}, extra_mm=tuple(
-        np.asarray([chip.x, chip.y]) + steps * mapper.spread.step_mm * mapper.spread.axes[0]), extra_value=100)
-    det.confidence[-1], det.data["uncertain"][-1] = 0.75, False
-    det.data["chip_none"] = np.r_[np.full(len(det) - 1, np.nan), none].astype(np.float32)
+    mapper, det = _chip_and_second_box("pick-2-poker", "seat3.play", 100, oracle, steps, 0.75, none)
     assert mapper.observe(det)["seat3.play"].chip_total == read
+
+
+def _chip_and_second_box(game: str, zone: str, value: int, oracle, steps: float, conf: float, none: float):
+    """A one-chip stack on `zone`'s centre, and a second box of its denomination `steps` along the spread from it,
+    read at `conf` (above the detector's uncertainty) with the verifier's `none` on it: (the mapper, detections)."""
+    mapper, cam = _mapper(game)
+    chip = ChipStack([value], *mapper.layout.zone(zone).centre)
+    det = _detections_of(mapper, cam, chip, oracle, {}, extra_mm=tuple(
+        np.asarray([chip.x, chip.y]) + steps * mapper.spread.step_mm * mapper.spread.axes[0]), extra_value=value)
+    det.confidence[-1], det.data["uncertain"][-1] = conf, False
+    det.data["chip_none"] = np.r_[np.full(len(det) - 1, np.nan), none].astype(np.float32)
+    return mapper, det
 
 
 def test_a_wager_and_its_payout_of_one_denomination_part_though_an_end_box_lies_off_its_place():
@@ -786,12 +793,7 @@ def test_a_box_under_a_step_from_a_more_confident_one_of_its_denomination_is_uns
     # a step behind it at 0.54-0.75, the verifier leaning `none` on it at 0.25-0.92: read surely as $2 in most frames,
     # the round said $2 was wagered. Chips of one stack lie a step apart: such a box is a doubt; past the chip, with the
     # verifier leaning `none` on it, it is the detector's second box on it, no chip (`_duplicates`).
-    mapper, cam = _mapper("king-high")
-    chip = ChipStack([1], *mapper.layout.zone("seat2.seven").centre)
-    det = _detections_of(mapper, cam, chip, oracle, {}, extra_mm=tuple(
-        np.asarray([chip.x, chip.y]) + steps * mapper.spread.step_mm * mapper.spread.axes[0]), extra_value=1)
-    det.confidence[-1], det.data["uncertain"][-1] = 0.62, False
-    det.data["chip_none"] = np.r_[np.full(len(det) - 1, np.nan), 0.35].astype(np.float32)
+    mapper, det = _chip_and_second_box("king-high", "seat2.seven", 1, oracle, steps, 0.62, 0.35)
     obs = mapper.observe(det)["seat2.seven"]
     assert (obs.chip_total, obs.chips_uncertain) == (read, doubted)
     assert not det.data["uncertain"][-1]  # the detections themselves are left as the detector gave them
