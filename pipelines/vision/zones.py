@@ -483,22 +483,21 @@ class ZoneMapper:
         `DUPLICATE_NONE`): nearer than a step past a more confident box of the same denomination along the spread
         (where a taller stack's next chip would lie), with the verifier leaning `none` on them. A box it did not look
         at (NaN) is kept."""
-        if len(pts) < 2:
-            return set()
-        near = np.linalg.norm(pts[:, None] - pts[None], axis=2) < DUPLICATE_STEPS * self.spread.step_mm
         u = pts @ self.spread.axes[0]
-        weaker = (values[:, None] == values[None]) & (conf[:, None] < conf[None]) & near & (u[:, None] > u[None])
-        return {int(i) for i in np.flatnonzero(weaker.any(axis=1) & (none >= DUPLICATE_NONE))}
+        past = (self._weaker_near(pts, values, conf) & (u[:, None] > u[None])).any(axis=1)
+        return {int(i) for i in np.flatnonzero(past & (none >= DUPLICATE_NONE))}
 
     def _near_twins(self, pts: np.ndarray, values: np.ndarray, conf: np.ndarray) -> np.ndarray:
         """Which chip boxes read below `TWIN_CONF` lie nearer than `DUPLICATE_STEPS` of a step to a more confident
         box of their denomination, on either side: chips of one stack lie a step apart, so such a box may be the
         detector's second box on that chip or a chip half hidden under it, and is read as unsure."""
-        if len(pts) < 2:
-            return np.zeros(len(pts), bool)
+        return self._weaker_near(pts, values, conf).any(axis=1) & (conf < TWIN_CONF)
+
+    def _weaker_near(self, pts: np.ndarray, values: np.ndarray, conf: np.ndarray) -> np.ndarray:
+        """[i, j]: chip box i is read less confidently than box j, of its denomination, nearer than
+        `DUPLICATE_STEPS` of a step to it."""
         near = np.linalg.norm(pts[:, None] - pts[None], axis=2) < DUPLICATE_STEPS * self.spread.step_mm
-        return ((values[:, None] == values[None]) & (conf[:, None] < conf[None]) & near).any(axis=1) & (
-            conf < TWIN_CONF)
+        return (values[:, None] == values[None]) & (conf[:, None] < conf[None]) & near
 
     def _bridges(self, pts: np.ndarray, none: np.ndarray) -> set[int]:
         """Boxes the chip verifier leans `none` on at `BRIDGE_NONE` or more that lie between two lines of chips
