@@ -478,20 +478,22 @@ class ZoneMapper:
                         out.add(line[k])
         return out
 
-    def _duplicates(self, pts: np.ndarray, values: np.ndarray, conf: np.ndarray, none: np.ndarray) -> set[int]:
+    def _duplicates(self, pts: np.ndarray, weaker: np.ndarray, none: np.ndarray) -> set[int]:
         """Indices of the chip boxes that are another box's second reading of its chip (`DUPLICATE_STEPS`,
         `DUPLICATE_NONE`): nearer than a step past a more confident box of the same denomination along the spread
-        (where a taller stack's next chip would lie), with the verifier leaning `none` on them. A box it did not look
-        at (NaN) is kept."""
+        (`weaker`, from `_weaker_near`; past it is where a taller stack's next chip would lie), with the verifier
+        leaning `none` on them. A box it did not look at (NaN) is kept."""
         u = pts @ self.spread.axes[0]
-        past = (self._weaker_near(pts, values, conf) & (u[:, None] > u[None])).any(axis=1)
+        past = (weaker & (u[:, None] > u[None])).any(axis=1)
         return {int(i) for i in np.flatnonzero(past & (none >= DUPLICATE_NONE))}
 
-    def _near_twins(self, pts: np.ndarray, values: np.ndarray, conf: np.ndarray) -> np.ndarray:
+    @staticmethod
+    def _near_twins(weaker: np.ndarray, conf: np.ndarray) -> np.ndarray:
         """Which chip boxes read below `TWIN_CONF` lie nearer than `DUPLICATE_STEPS` of a step to a more confident
-        box of their denomination, on either side: chips of one stack lie a step apart, so such a box may be the
-        detector's second box on that chip or a chip half hidden under it, and is read as unsure."""
-        return self._weaker_near(pts, values, conf).any(axis=1) & (conf < TWIN_CONF)
+        box of their denomination (`weaker`, from `_weaker_near`), on either side: chips of one stack lie a step
+        apart, so such a box may be the detector's second box on that chip or a chip half hidden under it, and is
+        read as unsure."""
+        return weaker.any(axis=1) & (conf < TWIN_CONF)
 
     def _weaker_near(self, pts: np.ndarray, values: np.ndarray, conf: np.ndarray) -> np.ndarray:
         """[i, j]: chip box i is read less confidently than box j, of its denomination, nearer than
@@ -600,13 +602,14 @@ class ZoneMapper:
                 obs[z].cards.append(c)
 
         chip_idx = np.flatnonzero(chip_vals > 0)
-        uncertain[chip_idx[self._near_twins(centres[chip_idx], chip_vals[chip_idx], conf[chip_idx])]] = True
+        weaker = self._weaker_near(centres[chip_idx], chip_vals[chip_idx], conf[chip_idx])
+        uncertain[chip_idx[self._near_twins(weaker, conf[chip_idx])]] = True
         stacks = self.group_stacks(centres[chip_idx], chip_vals[chip_idx])
         none = np.asarray(data.get("chip_none", np.full(n, np.nan)), np.float64)
         lasting = self.lasting.update(centres[chip_idx], none[chip_idx])
         hollow = (_hollow_in_rows(stacks, uncertain[chip_idx], none[chip_idx], lasting)
                   | self._bridges(centres[chip_idx], none[chip_idx])
-                  | self._duplicates(centres[chip_idx], chip_vals[chip_idx], conf[chip_idx], none[chip_idx])
+                  | self._duplicates(centres[chip_idx], weaker, none[chip_idx])
                   | self._ghosts_between_spots(centres[chip_idx], uncertain[chip_idx]))
         if hollow:
             chip_idx = np.delete(chip_idx, sorted(hollow))
