@@ -7,6 +7,10 @@ from __future__ import annotations
 import pickle
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pipelines.vision.zones import ZoneMapper
 
 
 def set_folders(cache: Path, names: list[str] | None) -> list[Path]:
@@ -18,11 +22,15 @@ def set_folders(cache: Path, names: list[str] | None) -> list[Path]:
     return folders
 
 
-def load_set(folder: Path) -> tuple[list, list, object]:
+def load_set(folder: Path) -> tuple[list, list, ZoneMapper]:
     """The set in `folder`: its stored second looks (one `sv.Detections` per analysed frame, the newest
-    looked_*.pkl), the scripted scene of each frame, and its spec (layout and homography; `rounds.run.spec_from`)."""
+    looked_*.pkl), the scripted scene of each frame, and a fresh `ZoneMapper` on its layout and camera (a fresh one:
+    it remembers what earlier frames showed)."""
+    import numpy as np
+
     from pipelines.rounds.run import spec_from
     from pipelines.sim.session import script_session
+    from pipelines.vision.zones import ZoneMapper
 
     m = re.fullmatch(r"(.+)_r(\d+)_s(\d+)_f([\d.]+)", folder.name)
     if m is None:
@@ -37,4 +45,5 @@ def load_set(folder: Path) -> tuple[list, list, object]:
     scenes = [s for r in scripted for s in r.scenes]
     if len(scenes) != len(looked):
         raise SystemExit(f"{folder}: {len(looked)} frames looked at, the script has {len(scenes)} (a live-path cache?)")
-    return looked, scenes, spec_from(folder)
+    spec = spec_from(folder)
+    return looked, scenes, ZoneMapper(spec.layout, np.asarray(spec.homography, np.float64))

@@ -50,10 +50,8 @@ def looked_frames(folder: Path):
     from pipelines.sim.render import chip_positions
     from pipelines.vision.chip_boxes import chip_centres
     from pipelines.vision.chip_verifier_data import pair_boxes
-    from pipelines.vision.zones import ZoneMapper
 
-    looked, scenes, spec = load_set(folder)
-    mapper = ZoneMapper(spec.layout, np.asarray(spec.homography, np.float64))
+    looked, scenes, mapper = load_set(folder)
     for f, det in enumerate(looked):
         if "chip_none" not in det.data:
             raise SystemExit(f"{folder}: frame {f} carries no verifier `none` (looked at before the twenty-sixth "
@@ -144,6 +142,11 @@ def _summed(tallies, empty: dict | None = None) -> dict:
     return total
 
 
+def _counts(bands: dict) -> str:
+    """One printed row of a table: real / phantom per band."""
+    return " ".join(f"{n['real']:>7d} / {n['phantom']:<6d}" for n in bands.values())
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cache", type=Path, required=True, help="benchmarks/reconstruction.py's --cache folder")
@@ -161,12 +164,12 @@ def main(argv: list[str] | None = None) -> int:
     for title, t in (("this frame's none", total), ("lasting none", total_lasting)):
         print(f"{'place':8s} " + " ".join(f"{b:>16s}" for b in t["bottom"]) + f"   (real / phantom, by {title})")
         for place, bands in t.items():
-            print(f"{place:8s} " + " ".join(f"{n['real']:>7d} / {n['phantom']:<6d}" for n in bands.values()))
+            print(f"{place:8s} " + _counts(bands))
     total_pairs = _summed(pairs.values(), pair_tally([]))
     print(f"{'steps':14s} " + " ".join(f"{b:>16s}" for b in total_pairs["0-0.8 past"])
           + "   (near pairs of one denomination: the weaker box real / phantom, by the verifier's none on it)")
     for steps, bands in total_pairs.items():
-        print(f"{steps:14s} " + " ".join(f"{n['real']:>7d} / {n['phantom']:<6d}" for n in bands.values()))
+        print(f"{steps:14s} " + _counts(bands))
     if args.json:
         print(json.dumps({"sets": list(per_set), "total": total, "total_lasting": total_lasting, "per_set": per_set,
                           "per_set_lasting": lasting, "near_pairs": total_pairs, "per_set_near_pairs": pairs}))

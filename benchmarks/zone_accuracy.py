@@ -18,7 +18,6 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-import numpy as np
 from tqdm import tqdm
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -31,10 +30,7 @@ def chip_totals(obs) -> dict[str, float]:
 
 def zone_frames(folder: Path, worst: Counter) -> dict[str, int]:
     """{"zone_frames", "wrong", "more", "less"} over the set in `folder`; each wrong reading counted in `worst`."""
-    from pipelines.vision.zones import ZoneMapper
-
-    looked, scenes, spec = load_set(folder)
-    mapper = ZoneMapper(spec.layout, np.asarray(spec.homography, np.float64))  # a fresh one: it remembers frames
+    looked, scenes, mapper = load_set(folder)
     out = Counter(zone_frames=0, wrong=0, more=0, less=0)
     for det, scene in tqdm(zip(looked, scenes, strict=True), total=len(looked), desc=folder.name, leave=False):
         got, want = chip_totals(mapper.observe(det)), chip_totals(mapper.observe_scene(scene))
