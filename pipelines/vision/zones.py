@@ -487,6 +487,33 @@ class ZoneMapper:
         past = (weaker & (u[:, None] > u[None])).any(axis=1)
         return {int(i) for i in np.flatnonzero(past & (none >= DUPLICATE_NONE))}
 
+    def _second_boxes(self, pts: np.ndarray, none: np.ndarray, weaker: np.ndarray,
+                      stacks: list[ChipStackObs]) -> set[int]:
+        """The boxes the detector drew over a gap between chips or a second time on one (`_bridges`,
+        `_duplicates`), less those that end a payout centred on its spot (`_ending_centred_payouts`)."""
+        boxes = self._bridges(pts, none) | self._duplicates(pts, weaker, none)
+        return boxes - self._ending_centred_payouts(boxes, stacks, pts) if boxes else boxes
+
+    def _ending_centred_payouts(self, boxes: set[int], stacks: list[ChipStackObs], pts: np.ndarray) -> set[int]:
+        """Those of `boxes` that end a payout's single row centred on its spot with them and `OFF_CENTRE_STEPS` or
+        more off it without them, two chips or more (as `_off_centre_room` reads a row short of a chip): a payout is
+        laid centred on its spot, so such a box is its end chip, whatever the verifier leans to. A Pick 2 $400 payout laid in one
+        line with its $400 wager, its bottom chip 0.8 of a step past the wager's top one, read $300 in most frames:
+        that chip's box, at 0.64 with the verifier leaning `none` at 0.4-0.6, was taken for the wager's top chip's
+        second box (`_duplicates`) or a box in the gap between the two (`_bridges`)."""
+        u, bound = pts @ self.spread.axes[0], OFF_CENTRE_STEPS * self.spread.step_mm
+        out = set()
+        for st in stacks:
+            row = st.rows[0] if len(st.rows) == 1 else ()
+            if _wager_of(st.zone) is None or len(row) < 3 or (row[0] not in boxes and row[-1] not in boxes):
+                continue
+            spot = self._spot_uv[st.zone][0]
+            for end, rest in ((row[0], row[1:]), (row[-1], row[:-1])):
+                if (end in boxes and abs((u[row[0]] + u[row[-1]]) / 2 - spot) < bound
+                        and abs((u[rest[0]] + u[rest[-1]]) / 2 - spot) >= bound):
+                    out.add(end)
+        return out
+
     @staticmethod
     def _near_twins(weaker: np.ndarray, conf: np.ndarray) -> np.ndarray:
         """Which chip boxes read below `TWIN_CONF` lie nearer than `DUPLICATE_STEPS` of a step to a more confident
@@ -608,8 +635,7 @@ class ZoneMapper:
         none = np.asarray(data.get("chip_none", np.full(n, np.nan)), np.float64)
         lasting = self.lasting.update(centres[chip_idx], none[chip_idx])
         hollow = (_hollow_in_rows(stacks, uncertain[chip_idx], none[chip_idx], lasting)
-                  | self._bridges(centres[chip_idx], none[chip_idx])
-                  | self._duplicates(centres[chip_idx], weaker, none[chip_idx])
+                  | self._second_boxes(centres[chip_idx], none[chip_idx], weaker, stacks)
                   | self._ghosts_between_spots(centres[chip_idx], uncertain[chip_idx]))
         if hollow:
             chip_idx = np.delete(chip_idx, sorted(hollow))

@@ -797,3 +797,26 @@ def test_a_box_under_a_step_from_a_more_confident_one_of_its_denomination_is_uns
     obs = mapper.observe(det)["seat2.seven"]
     assert (obs.chip_total, obs.chips_uncertain) == (read, doubted)
     assert not det.data["uncertain"][-1]  # the detections themselves are left as the detector gave them
+
+
+def test_a_box_the_verifier_doubts_that_centres_a_payout_on_its_spot_is_its_end_chip():
+    # Pick 2, held-out video (set CC, seed 11464, frame 392): a $400 Bonus 5 and its $400 payout, four $100 each in
+    # one line, the payout's bottom box at 0.64 (the verifier leaning `none` at 0.6) 0.8 of a step past the wager's
+    # top one and a little off both lines: taken for a second box on that chip, or one over the gap, the payout read
+    # $300 in most frames, its three chips off its spot's centre. The boxes as read: steps along and mm across the
+    # spread from the wager's centre, confidence, the verifier's `none` (NaN: not looked at).
+    mapper, _ = _mapper("pick-2-poker")
+    u, v = mapper.spread.axes
+    seen = [(-1.55, 0.8, 0.92, np.nan), (-0.42, -1.2, 1.0, 0.0), (0.49, -0.9, 1.0, 0.0), (1.47, -1.9, 0.82, 0.17),
+            (2.26, -4.7, 0.64, 0.6), (3.18, -5.9, 1.0, 0.0), (4.19, -6.1, 1.0, 0.0), (5.19, -6.6, 1.0, 0.0)]
+    wager = np.asarray(mapper.layout.zone("seat2.bonus5").centre)
+    mm = np.array([wager + a * mapper.spread.step_mm * u + b * v for a, b, _, _ in seen])
+    px = mapper.to_image(mm)
+    n = len(seen)
+    det = sv.Detections(xyxy=np.hstack([px - 10.0, px + 10.0]).astype(np.float32),
+                        confidence=np.array([s[2] for s in seen], np.float32),
+                        data={"class_name": np.full(n, "chip_100", object), "card": np.full(n, "", object),
+                              "chip_value": np.full(n, 100, np.int32), "uncertain": np.zeros(n, bool),
+                              "chip_none": np.array([s[3] for s in seen], np.float32)})
+    obs = mapper.observe(det)
+    assert (obs["seat2.bonus5"].chip_total, obs["seat2.bonus5.paid"].chip_total) == (400, 400)
