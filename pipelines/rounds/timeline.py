@@ -94,12 +94,10 @@ class ChipInstance:
                 del self.reached[kept[0]]  # doubted for more than its reach
 
     def continued_by(self, later: ChipInstance) -> bool:
-        """`later` may be this stack seen again after it was covered: it is read, at its most, as more than half of
+        """`later` may be this stack seen again after it was covered: it is read, at its most, as at least half of
         the least this stack was read as. (A $1 chip read for three frames in a Play spot after its $30 was
-        taken is no $30 stack seen again; taken as one, the Play looked settled last. Nor was one $5 chip of the
-        Ante beside it, read in a Play spot for four frames after its $10 was returned: half a stack is as likely
-        a chip of another.)"""
-        return self.end is not None and 2 * later.peak > min(v for _, v in self.steps) + 0.005
+        taken is no $30 stack seen again; taken as one, the Play looked settled last.)"""
+        return self.end is not None and 2 * later.peak >= min(v for _, v in self.steps) - 0.005
 
     def absorb(self, later: ChipInstance) -> None:
         """`later` was this stack again (it had only been covered): one instance from here on."""
