@@ -497,8 +497,9 @@ class ZoneMapper:
     def _ending_centred_payouts(self, boxes: set[int], stacks: list[ChipStackObs], pts: np.ndarray) -> set[int]:
         """Those of `boxes` that end a payout's single row centred on its spot with them and `OFF_CENTRE_STEPS` or
         more off it without them, two chips or more (as `_off_centre_room` reads a row short of a chip): a payout is
-        laid centred on its spot, so such a box is its end chip, whatever the verifier leans to. A Pick 2 $400 payout laid in one
-        line with its $400 wager, its bottom chip 0.8 of a step past the wager's top one, read $300 in most frames:
+        laid centred on its spot, so such a box is its end chip, whatever the verifier leans to. A Pick 2 $400
+        payout laid in one line with its $400 wager, its bottom chip 0.8 of a step past the wager's top one, read
+        $300 in most frames:
         that chip's box, at 0.64 with the verifier leaning `none` at 0.4-0.6, was taken for the wager's top chip's
         second box (`_duplicates`) or a box in the gap between the two (`_bridges`)."""
         u, bound = pts @ self.spread.axes[0], OFF_CENTRE_STEPS * self.spread.step_mm
