@@ -183,26 +183,31 @@ def test_verifier_drops_an_uncertain_box_it_reads_as_another_denomination():
     assert len(Detector(DetectorConfig(verifier_disagree=0.0)).verify_chips(frame, half)) == 5
 
 
+def _first_chips_box() -> tuple[np.ndarray, np.ndarray]:
+    """A rendered frame of a row of chips, and the box (1, 4) of its first chip."""
+    frame, chips = _frame_with_a_row_of_chips()
+    return frame, np.array([lb[1:] for lb in chips[:1]], np.float32)
+
+
+def _answering(detector: Detector, cls: str, p: float) -> None:
+    """Make `detector`'s chip verifier answer `cls` at `p` for one box (the rest spread evenly over its other
+    classes), whatever the crop shows: the rule, not the weights, is then what a test checks."""
+    names = detector._verifier.names
+    fixed = np.full((1, len(names)), (1 - p) / (len(names) - 1), np.float32)
+    fixed[0, names.index(cls)] = p
+    detector._verifier.probabilities = lambda _f, _b: fixed
+
+
 def test_a_none_below_the_verifiers_acceptance_is_a_doubt_not_a_disagreement():
     # What the verifier answers is fixed here, so the rule is what is tested: an unsure $5 it calls `none` at
     # 0.9 (its $5 at 0.08) stays, in doubt; at 0.98 it goes; read as a $25 at 0.92 it goes (a disagreement).
     # On held-out Pick 2 video a real $100 laid overlapping its wager's top chip drew `none` at 0.83-0.92: dropped,
     # its payout read $350 for $450, sure (a wrong round, twenty-fifth session).
-    frame, chips = _frame_with_a_row_of_chips()
-    box = np.array([lb[1:] for lb in chips[:1]], np.float32)
+    frame, box = _first_chips_box()
     det = _chip_detections(box, [5], [0.4], [True])
     detector = Detector()
-    verifier = detector._verifier
-    names = verifier.names
-
-    def answer(cls: str, p: float) -> np.ndarray:
-        out = np.full((1, len(names)), (1 - p) / (len(names) - 1), np.float32)
-        out[0, names.index(cls)] = p
-        return out
-
     for cls, p, kept in (("none", 0.9, True), ("none", 0.98, False), ("chip_25", 0.92, False)):
-        fixed = answer(cls, p)
-        verifier.probabilities = lambda _f, _b, fixed=fixed: fixed
+        _answering(detector, cls, p)
         out = detector.verify_chips(frame, det)
         assert len(out) == int(kept), (cls, p)
         if kept:
@@ -271,27 +276,18 @@ def test_a_sure_box_the_verifier_reads_surely_as_another_denomination_takes_that
     # 11462): a $5 of a $20 Main read $1 at 0.87-0.90, the verifier giving the $5 1.00: the Main read $16 with doubt
     # by turns. At 0.99 or more the box takes the verifier's denomination, sure; below, it stays the detector's, in
     # doubt; a box the detector was unsure of is dropped, as before.
-    frame, chips = _frame_with_a_row_of_chips()
-    box = np.array([lb[1:] for lb in chips[:1]], np.float32)
+    frame, box = _first_chips_box()
     detector = Detector()
-    verifier = detector._verifier
-    names = verifier.names
-
-    def answer(cls: str, p: float) -> np.ndarray:
-        out = np.full((1, len(names)), (1 - p) / (len(names) - 1), np.float32)
-        out[0, names.index(cls)] = p
-        return out
-
     sure = _chip_detections(box, [1], [0.88], [False])
-    verifier.probabilities = lambda _f, _b: answer("chip_5", 0.995)
+    _answering(detector, "chip_5", 0.995)
     out = detector.verify_chips(frame, sure)
     assert (out.data["chip_value"][0], out.data["class_name"][0], out.data["uncertain"][0]) == (5, "chip_5", False)
     assert out.confidence[0] == np.float32(0.995) and out.class_id[0] == detector.det_names.index("chip_5")
     assert (sure.data["chip_value"][0], sure.data["class_name"][0]) == (1, "chip_1")  # the caller's untouched
-    verifier.probabilities = lambda _f, _b: answer("chip_5", 0.95)
+    _answering(detector, "chip_5", 0.95)
     out = detector.verify_chips(frame, sure)
     assert (out.data["chip_value"][0], out.data["uncertain"][0]) == (1, True)
-    verifier.probabilities = lambda _f, _b: answer("chip_5", 0.995)
+    _answering(detector, "chip_5", 0.995)
     assert len(detector.verify_chips(frame, _chip_detections(box, [1], [0.4], [True]))) == 0
 
 
