@@ -111,7 +111,7 @@ class ChipVerifier:
                                    probs: np.ndarray) -> None:
         """A disputed box (the detector sure of it, the verifier giving its denomination less than `disagree_below`)
         that the verifier reads as another denomination at `confirm_from` or more takes that denomination, sure, in
-        place. On the 24 held-out video sets of the forty-third session (one-off count against the scripted scenes)
+        place. On 24 video sets of the forty-third session (one-off count against the scripted scenes)
         the verifier was right every time, 57 box-frames of 57 (65 of 65 from 0.9): a High Tie $5 read $1 at 0.87-0.90
         between three sure $5s of its $20 Main, which read $16 with doubt by turns. A box the detector was unsure of
         is dropped instead (above): most such are no chip."""

@@ -499,9 +499,8 @@ class ZoneMapper:
         more off it without them, two chips or more (as `_off_centre_room` reads a row short of a chip): a payout is
         laid centred on its spot, so such a box is its end chip, whatever the verifier leans to. A Pick 2 $400
         payout laid in one line with its $400 wager, its bottom chip 0.8 of a step past the wager's top one, read
-        $300 in most frames:
-        that chip's box, at 0.64 with the verifier leaning `none` at 0.4-0.6, was taken for the wager's top chip's
-        second box (`_duplicates`) or a box in the gap between the two (`_bridges`)."""
+        $300 in most frames: that chip's box, at 0.64 with the verifier leaning `none` at 0.4-0.6, was taken for the
+        wager's top chip's second box (`_duplicates`) or a box in the gap between the two (`_bridges`)."""
         u, bound = pts @ self.spread.axes[0], OFF_CENTRE_STEPS * self.spread.step_mm
         out = set()
         for st in stacks:
