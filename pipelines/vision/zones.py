@@ -501,18 +501,22 @@ class ZoneMapper:
         payout laid in one line with its $400 wager, its bottom chip 0.8 of a step past the wager's top one, read
         $300 in most frames: that chip's box, at 0.64 with the verifier leaning `none` at 0.4-0.6, was taken for the
         wager's top chip's second box (`_duplicates`) or a box in the gap between the two (`_bridges`)."""
-        u, bound = pts @ self.spread.axes[0], OFF_CENTRE_STEPS * self.spread.step_mm
+        u = pts @ self.spread.axes[0]
         out = set()
         for st in stacks:
             row = st.rows[0] if len(st.rows) == 1 else ()
-            if _wager_of(st.zone) is None or len(row) < 3 or (row[0] not in boxes and row[-1] not in boxes):
+            if _wager_of(st.zone) is None or len(row) < 3:
                 continue
-            spot = self._spot_uv[st.zone][0]
             for end, rest in ((row[0], row[1:]), (row[-1], row[:-1])):
-                if (end in boxes and abs((u[row[0]] + u[row[-1]]) / 2 - spot) < bound
-                        and abs((u[rest[0]] + u[rest[-1]]) / 2 - spot) >= bound):
+                if (end in boxes and not self._off_its_spot(st.zone, u[list(row)])
+                        and self._off_its_spot(st.zone, u[list(rest)])):
                     out.add(end)
         return out
+
+    def _off_its_spot(self, zone: str, row_u: np.ndarray) -> bool:
+        """Whether a row of chips at places `row_u` along the spread is centred `OFF_CENTRE_STEPS` or more off
+        `zone`'s spot."""
+        return abs((row_u.min() + row_u.max()) / 2 - self._spot_uv[zone][0]) >= OFF_CENTRE_STEPS * self.spread.step_mm
 
     @staticmethod
     def _near_twins(weaker: np.ndarray, conf: np.ndarray) -> np.ndarray:
@@ -681,12 +685,11 @@ class ZoneMapper:
         the two chips read lay 0.6 of a step past the spot's centre. (A lone chip read as a payout is laid under the
         dealer's hand lies where it happens to: a true $4 short pay read as one $1 chip 1.6 steps off its spot.)"""
         out = np.zeros(len(stacks), bool)
-        u, step = pts @ self.spread.axes[0], self.spread.step_mm
+        u = pts @ self.spread.axes[0]
         for k, st in enumerate(stacks):
             if _wager_of(st.zone) is None or len(st.rows) != 1 or not 2 <= len(st.members) < self.spread.per_row:
                 continue
-            row = u[list(st.rows[0])]
-            out[k] = abs((row.min() + row.max()) / 2 - self._spot_uv[st.zone][0]) >= OFF_CENTRE_STEPS * step
+            out[k] = self._off_its_spot(st.zone, u[list(st.rows[0])])
         return out
 
     def _card_edge_room(self, stacks: list[ChipStackObs], places: NextPlaces, cards_xyxy: np.ndarray) -> np.ndarray:
