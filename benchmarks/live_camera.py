@@ -44,7 +44,7 @@ def live_session(folder: Path, camera_fps: float, analyse_fps: float, tail_s: fl
                 if item[1] > cam.duration_s + tail_s:
                     return
 
-        got = rounds_from_changes(spec, until_the_end(), missed=pipe.missed)
+        got = rounds_from_changes(spec, until_the_end(), missed=pipe.missed, cover=pipe.cover)
         stream.close()  # the camera's reader stops now, not when collected
         sent, skipped = cam.frames_sent, cam.frames_skipped
     live, c = pipe.live, pipe.counters

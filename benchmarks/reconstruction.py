@@ -109,8 +109,8 @@ def video(game: str, rounds: int, seed: int, fault_rate: float, cache: Path | No
     with tempfile.TemporaryDirectory() as tmp:
         truth = simulate_session(game, rounds, seed, tmp, fault_rate, progress=False)
         spec = spec_from(tmp)
-        stream, _, _ = vision_changes(spec)
-        got = rounds_from_changes(spec, stream)
+        stream, pipe, _ = vision_changes(spec)
+        got = rounds_from_changes(spec, stream, cover=pipe.cover)
     return got, truth.rounds
 
 
@@ -164,7 +164,7 @@ def cached_video(folder: Path, game: str, rounds: int, seed: int, fault_rate: fl
         pipe = VisionPipeline((spec.layout, spec.homography), detector, motion_gating=True,
                               regional=live == "regional", reference=spec.reference)
         frames = _taken(FrameSource(str(spec.video), fps=spec.fps), spec.fps, analyse_fps)
-        got = rounds_from_changes(spec, pipe.run(frames))
+        got = rounds_from_changes(spec, pipe.run(frames), cover=pipe.cover)
         c = pipe.counters
         looked = f", looked at {vars(pipe.regional.counters)}" if pipe.regional is not None else ""
         print(f"    {live}: {c.frames_read} frames, {c.frames_analysed} analysed, {c.fps:.2f} frames/s{looked}")
@@ -181,17 +181,38 @@ def cached_video(folder: Path, game: str, rounds: int, seed: int, fault_rate: fl
     looked = _stored(looked_path, looked_shared, lambda: _taken(video_frames(), spec.fps, analyse_fps),
                      lambda: Detector(config if config is not None else own_boxes))
     if looked is not None:
-        pipe = VisionPipeline((spec.layout, spec.homography), _Replay([]), motion_gating=False)
-        stream = ((i, i / spec.fps, pipe.track(i, d)) for i, d in zip(kept, looked, strict=True))
-        return rounds_from_changes(spec, stream), truth.rounds
+        pipe = VisionPipeline((spec.layout, spec.homography), _Replay([]), motion_gating=False,
+                              reference=spec.reference)
+        covers = _covers(folder / f"cover_{_cache_key(config, analyse_fps, LOOKS_CODE + COVER_CODE)}.pkl", pipe,
+                         lambda: _taken(video_frames(), spec.fps, analyse_fps), looked)
+
+        def stream():
+            for i, d, covered in zip(kept, looked, covers, strict=True):
+                pipe.cover.add(i, covered)
+                yield i, i / spec.fps, pipe.track(i, d)
+
+        return rounds_from_changes(spec, stream(), cover=pipe.cover), truth.rounds
     replay = _Replay([dets[i] for i in kept], Detector(config) if config is not None else None)
     pipe = VisionPipeline((spec.layout, spec.homography), replay, motion_gating=False,
                           reference=spec.reference)
     looked = []
     pipe.on_analysed = lambda _frame, d: looked.append(d)
-    got = rounds_from_changes(spec, pipe.run(_taken(video_frames(), spec.fps, analyse_fps)))
+    got = rounds_from_changes(spec, pipe.run(_taken(video_frames(), spec.fps, analyse_fps)), cover=pipe.cover)
     _store(looked, looked_path, looked_shared)
     return got, truth.rounds
+
+
+def _covers(path: Path, pipe, frames, looked: list) -> list[set[str]]:
+    """The zones the dealer's hand covered in each analysed frame (`VisionPipeline.cover_meter` on the frame and
+    its stored detections, as `process` measures them), stored at `path`."""
+    import pickle
+
+    if path.exists():
+        return pickle.loads(path.read_bytes())
+    meter = pipe.cover_meter()
+    covers = [meter.covered(f.image, d) for f, d in zip(frames(), looked, strict=True)]
+    _write(covers, path)
+    return covers
 
 
 def _write(per_frame: list, path: Path) -> None:
@@ -236,6 +257,7 @@ def _stored(path: Path, shared: Path, frames, detector) -> list | None:
 # classifiers read), and what the second looks and the empty-table filter give on top of them.
 DETECT_CODE = ["detect.py", "crops.py"]
 LOOKS_CODE = [*DETECT_CODE, "chip_verifier.py", "edge_chips.py", "chip_boxes.py", "reference.py", "pipeline.py"]
+COVER_CODE = ["cover.py"]  # where the dealer's hand lay, measured on the frames and the second looks' detections
 
 
 def _cache_key(config, analyse_fps: float | None, code_files: list[str]) -> str:

@@ -108,7 +108,7 @@ def run(source: str, game: str | None, db: str, ground_truth: str | None, kafka:
     try:
         with logging_redirect_tqdm():  # a warning (a doubtful calibration) on its own line, not in the bar's
             rounds_from_changes(spec, stream, on_round=recorded, on_frame=lambda _: bar.update(1), keep=False,
-                                missed=pipe.missed)
+                                missed=pipe.missed, cover=pipe.cover)
     except SOURCE_ERRORS as e:  # a video that breaks off, a camera of another size than its calibration
         broken = str(e)
     except KeyboardInterrupt:
@@ -198,7 +198,8 @@ def watch(table: str, kafka: str | None, spool: str | None, start: str | None, e
                        f"{seen['flags']} flags", nl=False, err=True)
 
     try:
-        rounds_from_changes(spec, stream, on_round=on_round, on_frame=on_frame, keep=False, missed=pipe.missed)
+        rounds_from_changes(spec, stream, on_round=on_round, on_frame=on_frame, keep=False, missed=pipe.missed,
+                            cover=pipe.cover)
     except KeyboardInterrupt:
         pass
     except SOURCE_ERRORS as e:  # the camera lost for good, or giving frames its calibration was not made for

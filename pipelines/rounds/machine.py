@@ -37,6 +37,7 @@ from pipelines.games.round import (
     round_id_for,
 )
 from pipelines.games.settlement import Settlement
+from pipelines.vision.cover import CoverLog
 from pipelines.vision.observe import ZoneChange, ZoneState
 from pipelines.vision.zones import polygon_gap_mm
 
@@ -159,7 +160,8 @@ class RoundMachine:
     seat_cards: int | None = None  # cards dealt to each seat, where the game fixes it (not with hits or splits)
 
     def __init__(self, table_id: str, settings: Any | None = None, *, fps: float = 10.0,
-                 session_start: datetime | None = None, dealer_id: str | None = None) -> None:
+                 session_start: datetime | None = None, dealer_id: str | None = None,
+                 cover: CoverLog | None = None) -> None:
         if fps <= 0:
             raise ValueError(f"fps must be positive, got {fps}")
         self.table_id = table_id
@@ -168,6 +170,9 @@ class RoundMachine:
         self.fps = float(fps)
         self.session_start = session_start or DEFAULT_SESSION_START
         self.dealer_id = dealer_id
+        # Where the dealer's hand lay, frame by frame (`pipelines/vision/cover.py`): it orders settlements the
+        # chips alone cannot (`_under_the_hand`). None: not known (no empty-table reference).
+        self.cover = cover
         self.live: LiveRound | None = None
         self.states: dict[str, ZoneState] = {}
         self.rounds_done = 0
@@ -888,13 +893,24 @@ class RoundMachine:
             return any(id(w) in laid_from and laid_from[id(w)] - near <= when(o) <= (w.settled_at or 0) + near
                        for w, o in ((a, b), (b, a)))
 
+        spans = {id(ws): span for ws in done if (span := self._under_the_hand(ws)) is not None}
+
+        def before(a: WagerSeen, b: WagerSeen) -> bool:
+            """The hand had left `a`'s spot, having settled it, when it came over `b`'s."""
+            sa, sb = spans.get(id(a)), spans.get(id(b))
+            return sa is not None and sb is not None and sa[1] <= sb[0]
+
         out = sorted(done, key=when)
         changed = True
         while changed:  # bubble neighbours that are too close in time into the manual's order
             changed = False
             for i in range(len(out) - 1):
                 a, b = out[i], out[i + 1]
-                if exp_order.get(a.key, 0) <= exp_order.get(b.key, 0):
+                if before(b, a):
+                    out[i], out[i + 1] = b, a
+                    changed = True
+                    continue
+                if exp_order.get(a.key, 0) <= exp_order.get(b.key, 0) or before(a, b):
                     continue
                 if too_close(a, b):
                     out[i], out[i + 1] = b, a
@@ -909,6 +925,21 @@ class RoundMachine:
                     changed = True
                     self._unseen_order.append((b.key, a.key))
         return out
+
+    def _under_the_hand(self, ws: WagerSeen) -> tuple[int, int] | None:
+        """(first, last) frames a settlement was made within, from where the dealer's hand lay (`self.cover`): a
+        stack taken went at some moment of the hand's spell over its spot from the frame it was gone; a payout was
+        laid at some moment of the spell over its spot that ended as it showed. None where that is not known (no
+        cover, or the spot not seen covered then): the order then rests on the times seen."""
+        if self.cover is None or ws.settled_at is None:
+            return None
+        if ws.outcome == "win":
+            spell = self.cover.spell_at(ws.paid_zone, ws.settled_at - 1)
+            return (spell[0], ws.settled_at) if spell else None
+        if ws.outcome in ("lose", "returned"):
+            spell = self.cover.spell_at(ws.inst.zone, ws.settled_at)
+            return (ws.settled_at, spell[1] + 1) if spell else None
+        return None
 
     def _laid_unseen_from(self, ws: WagerSeen) -> int | None:
         """A payout whose wager was out of view (under the dealer's hand) just before the payout showed was laid

@@ -1,8 +1,9 @@
 """Rounds from simulator scenes through the perfect observation (no rendering, no detector).
 
 `ZoneMapper.observe_scene` gives what the camera would label in each scene (objects hidden under the
-dealer's hand or other objects are left out, as in the video); the `ZoneTracker` debounces it as it
-does the detector's output; the game machine turns the changes into rounds.
+dealer's hand or other objects are left out, as in the video), and `ZoneMapper.occluded_zones` where the
+hand lies (the video's `CoverMeter`); the `ZoneTracker` debounces it as it does the detector's output; the
+game machine turns the changes into rounds.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import numpy as np
 from pipelines.games.layout import Layout
 from pipelines.games.round import Round
 from pipelines.sim.scene import Scene
+from pipelines.vision.cover import CoverLog
 from pipelines.vision.track import ZoneTracker
 from pipelines.vision.zones import ZoneMapper
 
@@ -40,16 +42,19 @@ def rounds_from_scenes(game: str, scenes: Iterable[Scene], layout: Layout, homog
     # A pinched stack may show for only a few frames before the dealer's hand covers it: losses are
     # confirmed as fast as gains, and the machine itself discounts stacks that were only covered.
     tracker = ZoneTracker(stable_frames=stable_frames, removal_frames=stable_frames)
-    machine = machine_for(game, table_id, settings, fps=fps, **machine_kw)
+    cover = CoverLog()
+    machine = machine_for(game, table_id, settings, fps=fps, cover=cover, **machine_kw)
     out: list[Round] = []
     frame = -1
     prev: Scene | None = None
-    obs = {}
+    obs: dict = {}
+    covered: set[str] = set()
     for frame, scene in enumerate(scenes):
         if not taken(frame, fps, analyse_fps):
             continue
         if scene is not prev:  # the scripts repeat one Scene object while nothing moves
-            obs, prev = mapper.observe_scene(scene), scene
+            obs, covered, prev = mapper.observe_scene(scene), mapper.occluded_zones(scene), scene
+        cover.add(frame, covered)
         out += machine.feed(tracker.update(frame, obs))
     # Let pending contents settle on the last picture, then close what is still open.
     last = scenes[-1] if isinstance(scenes, list) and scenes else Scene()

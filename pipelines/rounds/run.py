@@ -20,6 +20,7 @@ import numpy as np
 from pipelines.games.layout import Layout, layout_for
 from pipelines.games.registry import game_module
 from pipelines.games.round import Round
+from pipelines.vision.cover import CoverLog
 
 from .machine import DEFAULT_SESSION_START
 from .registry import machine_for
@@ -119,13 +120,15 @@ def vision_changes(spec: RunSpec, detector: Any | None = None) -> tuple[Iterator
 def rounds_from_changes(spec: RunSpec, stream: Iterable[tuple[int, float, list]],
                         on_round: Callable[[Round], None] | None = None,
                         on_frame: Callable[[int], None] | None = None, keep: bool = True,
-                        missed: list[tuple[int, int]] | None = None) -> list[Round]:
+                        missed: list[tuple[int, int]] | None = None, cover: CoverLog | None = None
+                        ) -> list[Round]:
     """The rounds of the stream, each passed to `on_round` as it ends; `keep=False` (a table watched for
     weeks) returns none, so they are not all held in memory. `missed`: the pipeline's list of a live camera's
     frames not analysed (`VisionPipeline.missed`, filled as the stream is read and emptied here); the rounds
-    they fall in go to review."""
+    they fall in go to review. `cover`: where the dealer's hand lay (`VisionPipeline.cover`, filled as the
+    stream is read), which orders settlements the chips alone cannot."""
     machine = machine_for(spec.game, spec.table_id, spec.settings, fps=spec.fps or 10.0,
-                          session_start=spec.session_start)
+                          session_start=spec.session_start, cover=cover)
     out: list[Round] = []
 
     def done(rounds: list[Round]) -> None:

@@ -1,13 +1,14 @@
 """Frames -> detections -> FrameObs -> debounced ZoneChanges, with motion gating.
 
-`VisionPipeline(config, detector).run(source)` yields `(frame_index, timestamp, [ZoneChange])` for every
-frame read (an empty list for a frame that was skipped or changed nothing), so consumers keep time.
-Detections that still look like the empty table's reference image (printed felt art) are dropped
-before zones see them. A frame is analysed when the motion gate sees a change in some zone, at the
-gate's periodic refresh, and on every frame while the tracker still has unconfirmed contents
-(debouncing needs consecutive analysed frames). With `regional` (the default with a `Detector`: on the
-four held-out video sets no round wrong and 98 of 160 exact, benchmarks/RESULTS.md, eleventh session),
-an analysed frame whose change the gate located and fits one tile is looked at only there (`regional.py`).
+`VisionPipeline(config, detector).run(source)` yields `(frame_index, timestamp, [ZoneChange])` for every frame
+read (an empty list for a frame that was skipped or changed nothing), so consumers keep time. Detections that
+still look like the empty table's reference image (printed felt art) are dropped before zones see them, and
+where the frame differs from that reference with no detection to explain it is where the dealer's hand lies
+(`cover.py`, logged in `cover` for the round machine). A frame is analysed when the motion gate sees a change
+in some zone, at the gate's periodic refresh, and on every frame while the tracker still has unconfirmed
+contents (debouncing needs consecutive analysed frames). With `regional` (the default with a `Detector`: on
+the four held-out video sets no round wrong and 98 of 160 exact, benchmarks/RESULTS.md, eleventh session), an
+analysed frame whose change the gate located and fits one tile is looked at only there (`regional.py`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from pipelines.games.layout import Layout, layout_for
 
 from .calibrate import CalibrationError, layout_fit, size_mismatch
 from .capture import Frame, FrameSource, LiveStats
+from .cover import CoverLog, CoverMeter
 from .detect import Detector
 from .motion import MotionConfig, MotionGate
 from .observe import ZoneChange
@@ -114,8 +116,14 @@ class VisionPipeline:
         # to review, and empties the list)
         self.missed: list[tuple[int, int]] = []
         self.empty_table: EmptyTableFilter | None = None
+        # Where the dealer's hand lay in each analysed frame (`rounds_from_changes(cover=...)`); measured only
+        # against an empty-table reference.
+        self.cover = CoverLog()
+        self._cover_meter: CoverMeter | None = None
+        self._reference: np.ndarray | None = None
         if reference is not None:
             img = reference if isinstance(reference, np.ndarray) else load_reference(reference)
+            self._reference = img
             self.empty_table = EmptyTableFilter(img, **({} if reference_similarity is None
                                                         else {"min_similarity": reference_similarity}))
 
@@ -177,6 +185,14 @@ class VisionPipeline:
         (x0, y0), (x1, y1) = np.floor(pts.min(axis=0)), np.ceil(pts.max(axis=0))
         return int(x0), int(y0), int(x1), int(y1)
 
+    def cover_meter(self) -> CoverMeter:
+        """The meter of where the hand lies; only with an empty-table reference."""
+        if self._cover_meter is None:
+            if self._reference is None:
+                raise ValueError("VisionPipeline: measuring where the hand lies needs an empty-table reference")
+            self._cover_meter = CoverMeter(self._zone_polygons(), self._reference)
+        return self._cover_meter
+
     def process(self, frame: Frame) -> list[ZoneChange]:
         """One frame through the gate, detector, mapper and tracker."""
         if self.motion_gating:
@@ -192,6 +208,7 @@ class VisionPipeline:
             detections = self.detector.detect(frame.image)
         if self.empty_table is not None:
             detections = self.empty_table.filter(frame.image, detections)
+            self.cover.add(frame.index, self.cover_meter().covered(frame.image, detections))
         if self.on_analysed is not None:
             self.on_analysed(frame, detections)
         return self.track(frame.index, detections)

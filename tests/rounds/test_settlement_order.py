@@ -9,6 +9,7 @@ from pipelines.rounds.compare import compare_rounds
 from pipelines.rounds.king_high import KingHighMachine
 from pipelines.rounds.machine import LiveRound, WagerSeen
 from pipelines.rounds.timeline import ChipInstance
+from pipelines.vision.cover import CoverLog
 from pipelines.vision.observe import FrameObs
 
 from .conftest import rounds_with_edited_observations
@@ -34,6 +35,35 @@ def test_close_settlements_seen_against_the_manual_are_noted() -> None:
     assert [ws.wager.seat for ws in out] == [3, 4] and m._assumed_order == []
     out = m._in_dealer_order([_seen(4, "lose", 100), _seen(3, "win", 130)], manual)  # far apart: as seen
     assert [ws.wager.seat for ws in out] == [4, 3] and m._assumed_order == []
+
+
+def test_where_the_hand_lay_orders_settlements_too_close_in_time() -> None:
+    # High Tie, perfect mode (c3d2dda3): seat 3's Main taken at 3330 under the hand (over its spot 3330-3332),
+    # then seat 2's Main paid 0.4 s later, the payout laid under the hand over its paid spot 3336-3338 and first
+    # seen at 3339; the manual pays seat 2 first. By the times alone (a payout shows up to 8 frames late) the two
+    # are too close to order.
+    def order(cover: CoverLog | None) -> tuple[list[int], list]:
+        m = KingHighMachine("T1", cover=cover)
+        m._assumed_order = []
+        out = m._in_dealer_order([_seen(3, "lose", 3330), _seen(2, "win", 3339)],
+                                 {(2, "high", 1): 1, (3, "high", 1): 2})
+        return [ws.wager.seat for ws in out], m._assumed_order
+
+    assert order(None) == ([2, 3], [((2, "high", 1), (3, "high", 1))])  # the manual's order, in doubt
+
+    def hand_over(spells: dict[str, range]) -> CoverLog:
+        log = CoverLog()
+        for f in range(3320, 3345):
+            log.add(f, {zone for zone, frames in spells.items() if f in frames})
+        return log
+
+    apart = hand_over({"seat3.high": range(3330, 3333), "seat2.high.paid": range(3336, 3339)})
+    assert order(apart) == ([3, 2], [])  # the hand left seat 3 before it came over seat 2's paid spot
+    # The hand over seat 2's paid spot already as seat 3's stack went: which came first is not known.
+    together = hand_over({"seat3.high": range(3330, 3333), "seat2.high.paid": range(3329, 3339)})
+    assert order(together) == ([2, 3], [((2, "high", 1), (3, "high", 1))])
+    # A payout seen at once, its spot never covered: nothing said of when it was laid.
+    assert order(hand_over({"seat3.high": range(3330, 3333)})) == ([2, 3], [((2, "high", 1), (3, "high", 1))])
 
 
 def test_one_boxes_settlements_keep_the_manual_order_without_doubt() -> None:
