@@ -187,8 +187,8 @@ def cached_video(folder: Path, game: str, rounds: int, seed: int, fault_rate: fl
                          lambda: _taken(video_frames(), spec.fps, analyse_fps), looked)
 
         def stream():
-            for i, d, covered in zip(kept, looked, covers, strict=True):
-                pipe.cover.add(i, covered)
+            for i, d, (covered, bare) in zip(kept, looked, covers, strict=True):
+                pipe.cover.add(i, covered, bare)
                 yield i, i / spec.fps, pipe.track(i, d)
 
         return rounds_from_changes(spec, stream(), cover=pipe.cover), truth.rounds
@@ -202,15 +202,15 @@ def cached_video(folder: Path, game: str, rounds: int, seed: int, fault_rate: fl
     return got, truth.rounds
 
 
-def _covers(path: Path, pipe, frames, looked: list) -> list[set[str]]:
-    """The zones the dealer's hand covered in each analysed frame (`VisionPipeline.cover_meter` on the frame and
-    its stored detections, as `process` measures them), stored at `path`."""
+def _covers(path: Path, pipe, frames, looked: list) -> list[tuple[set[str], set[str]]]:
+    """The zones covered and bare in each analysed frame (`VisionPipeline.cover_meter` on the frame and its stored
+    detections, as `process` measures them), stored at `path`."""
     import pickle
 
     if path.exists():
         return pickle.loads(path.read_bytes())
     meter = pipe.cover_meter()
-    covers = [meter.covered(f.image, d) for f, d in zip(frames(), looked, strict=True)]
+    covers = [meter.measure(f.image, d) for f, d in zip(frames(), looked, strict=True)]
     _write(covers, path)
     return covers
 

@@ -927,18 +927,15 @@ class RoundMachine:
         return out
 
     def _under_the_hand(self, ws: WagerSeen) -> tuple[int, int] | None:
-        """(first, last) frames a settlement was made within, from where the dealer's hand lay (`self.cover`): a
-        stack taken went at some moment of the hand's spell over its spot from the frame it was gone; a payout was
-        laid at some moment of the spell over its spot that ended as it showed. None where that is not known (no
-        cover, or the spot not seen covered then): the order then rests on the times seen."""
+        """(first, last) frames a settlement was made within, from where the dealer's hand lay (`self.cover`,
+        `CoverLog.laid_within` and `taken_within`). None where that is not known: the order then rests on the
+        times seen."""
         if self.cover is None or ws.settled_at is None:
             return None
         if ws.outcome == "win":
-            spell = self.cover.spell_at(ws.paid_zone, ws.settled_at - 1)
-            return (spell[0], ws.settled_at) if spell else None
+            return self.cover.laid_within(ws.paid_zone, ws.settled_at)
         if ws.outcome in ("lose", "returned"):
-            spell = self.cover.spell_at(ws.inst.zone, ws.settled_at)
-            return (ws.settled_at, spell[1] + 1) if spell else None
+            return self.cover.taken_within(ws.inst.zone, ws.settled_at)
         return None
 
     def _laid_unseen_from(self, ws: WagerSeen) -> int | None:

@@ -43,18 +43,22 @@ def rounds_from_scenes(game: str, scenes: Iterable[Scene], layout: Layout, homog
     # confirmed as fast as gains, and the machine itself discounts stacks that were only covered.
     tracker = ZoneTracker(stable_frames=stable_frames, removal_frames=stable_frames)
     cover = CoverLog()
+    zones = set(mapper.zone_polygons_px())
     machine = machine_for(game, table_id, settings, fps=fps, cover=cover, **machine_kw)
     out: list[Round] = []
     frame = -1
     prev: Scene | None = None
     obs: dict = {}
     covered: set[str] = set()
+    bare: set[str] = set()
     for frame, scene in enumerate(scenes):
         if not taken(frame, fps, analyse_fps):
             continue
         if scene is not prev:  # the scripts repeat one Scene object while nothing moves
             obs, covered, prev = mapper.observe_scene(scene), mapper.occluded_zones(scene), scene
-        cover.add(frame, covered)
+            # Bare as the video's `CoverMeter` sees it: nothing seen on it, and no part of it under the hand.
+            bare = zones - set(obs) - mapper.occluded_zones(scene, min_fraction=0.05)
+        cover.add(frame, covered, bare)
         out += machine.feed(tracker.update(frame, obs))
     # Let pending contents settle on the last picture, then close what is still open.
     last = scenes[-1] if isinstance(scenes, list) and scenes else Scene()

@@ -2,79 +2,138 @@
 
 A payout shows only once the hand that laid it has left its spot, and a stack taken vanishes as the hand
 comes over it; when the hand was over which spot orders settlements the chips alone cannot (a wager taken
-and, 0.4 s later, the next seat's payout laid). `CoverMeter` finds, in a frame, the zones whose pixels
-differ from the empty-table reference where no detection explains the difference (the hand, its arm or
-its shadow); `CoverLog` keeps, per zone, the spells it was covered.
+and, 0.4 s later, the next seat's payout laid). `CoverMeter` compares a frame with the empty-table
+reference: a zone is *covered* where enough of it differs with no detection to explain it (the hand, its
+arm or its shadow), *bare* where almost none of it differs (nothing on it). `CoverLog` keeps the spells of
+each, per zone, and says within which frames a stack was laid or taken:
 
-Both err towards covered: a difference no box explains (a chip the detector missed) counts, and a spell
-ends only after `END_FRAMES` analysed frames in a row saw the zone clear, so frames never analysed (motion
-gating) or one frame's miss do not split it. A spell too long only leaves an order in doubt; a spell split
-would claim one.
+- laid: within the covered spell that ended as it showed, if the zone was bare just before that spell (a
+  stack seen once, unread, before the hand came back over it was laid earlier);
+- taken: from the frame it went from view to the frame its zone was next bare (a stack gone under the
+  hand's edge may be taken a second later, when the hand comes back for it).
+
+Both err towards the wider window: a difference no box explains counts as cover, and a spell ends only
+after `END_FRAMES` analysed frames in a row saw the zone otherwise, so frames never analysed (motion
+gating) or one frame's miss do not split it. A window too wide only leaves an order in doubt; one too
+narrow would claim one.
 """
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 import supervision as sv
 
-END_FRAMES = 2  # analysed frames in a row a zone must be seen clear before its spell ends
+END_FRAMES = 2  # analysed frames in a row a zone must be seen otherwise before its spell ends
+KEEP_FRAMES = 18_000  # spells are kept this long (30 min at 10 frames/s): a round is judged when it closes
 
 
 @dataclass
 class _Spell:
     first: int
-    last: int  # the last frame seen covered
-    clear: int = 0  # analysed frames seen clear since `last`
+    last: int  # the last frame seen so
+    other: int = 0  # analysed frames seen otherwise since `last`
     ended: bool = False
 
 
-@dataclass
-class CoverLog:
-    """Per zone, the spells (first, last frame seen covered) something lay over it."""
+class _Spells:
+    """Per zone, the spells it was seen in one condition (covered, or bare)."""
 
-    end_frames: int = END_FRAMES
-    _spells: dict[str, list[_Spell]] = field(default_factory=dict)
+    def __init__(self, end_frames: int) -> None:
+        self.end_frames = end_frames
+        self.by_zone: dict[str, list[_Spell]] = {}
 
-    def add(self, frame: int, covered: Iterable[str]) -> None:
-        """One analysed frame: the zones covered in it (every other zone logged so far was seen clear)."""
-        now = set(covered)
-        for zone in now:
-            spells = self._spells.setdefault(zone, [])
+    def add(self, frame: int, zones: set[str]) -> None:
+        for zone in zones:
+            spells = self.by_zone.setdefault(zone, [])
             if spells and not spells[-1].ended:
-                spells[-1].last, spells[-1].clear = frame, 0
+                spells[-1].last, spells[-1].other = frame, 0
             else:
                 spells.append(_Spell(frame, frame))
-        for zone, spells in self._spells.items():
+        for zone, spells in self.by_zone.items():
             s = spells[-1]
-            if zone not in now and not s.ended:
-                s.clear += 1
-                s.ended = s.clear >= self.end_frames
+            if zone not in zones and not s.ended:
+                s.other += 1
+                s.ended = s.other >= self.end_frames
 
-    def spell_at(self, zone: str, frame: int) -> tuple[int, int] | None:
-        """(first, last) of the zone's spell covering `frame`, a frame from its first to one before the
-        zone was next seen clear; None when the zone was not covered then."""
-        for s in reversed(self._spells.get(zone, [])):
-            if s.first <= frame <= s.last + 1:
-                return s.first, s.last
-            if s.last < frame:
-                return None
-        return None
+    def prune(self, before: int) -> None:
+        for zone, spells in self.by_zone.items():
+            self.by_zone[zone] = [s for s in spells if s.last >= before or not s.ended]
+
+    def latest_before(self, zone: str, frame: int) -> _Spell | None:
+        """The zone's last spell begun before `frame`."""
+        return next((s for s in reversed(self.by_zone.get(zone, [])) if s.first < frame), None)
+
+    def first_from(self, zone: str, frame: int) -> int | None:
+        """The first frame from `frame` on the zone was seen so."""
+        starts = [max(s.first, frame) for s in self.by_zone.get(zone, []) if s.last >= frame]
+        return min(starts, default=None)
+
+    def last_before(self, zone: str, frame: int) -> int | None:
+        """The last frame before `frame` the zone was seen so."""
+        ends = [min(s.last, frame - 1) for s in self.by_zone.get(zone, []) if s.first < frame]
+        return max(ends, default=None)
+
+
+class CoverLog:
+    """Per zone, when something other than a card or chip lay over it (covered) and when it showed the empty
+    felt (bare). A zone seen neither holds what the detector boxed."""
+
+    def __init__(self, end_frames: int = END_FRAMES, keep_frames: int = KEEP_FRAMES) -> None:
+        self._covered = _Spells(end_frames)
+        self._bare = _Spells(end_frames)
+        self._frames: list[int] = []  # the frames analysed, in order
+        self.keep_frames = keep_frames
+        self._pruned = 0
+
+    def add(self, frame: int, covered: Iterable[str], bare: Iterable[str]) -> None:
+        """One analysed frame: the zones covered in it and those bare (every other zone logged so far was seen
+        otherwise)."""
+        self._covered.add(frame, set(covered))
+        self._bare.add(frame, set(bare))
+        self._frames.append(frame)
+        if frame - self._pruned > self.keep_frames:  # a table watched for weeks: forget what no round needs
+            self._covered.prune(frame - self.keep_frames)
+            self._bare.prune(frame - self.keep_frames)
+            self._frames = self._frames[bisect.bisect_left(self._frames, frame - self.keep_frames):]
+            self._pruned = frame
+
+    def laid_within(self, zone: str, shown: int) -> tuple[int, int] | None:
+        """(first, last) frames a stack first seen in `zone` at `shown` was laid within: the spell the zone was
+        covered that ended as it showed (no frame analysed between), where the zone was bare until that spell
+        began. None otherwise (the stack may have lain there, unread, before the hand came over it)."""
+        spell = self._covered.latest_before(zone, shown)
+        if spell is None or spell.last >= shown:
+            return None
+        analysed_between = bisect.bisect_left(self._frames, shown) - bisect.bisect_right(self._frames, spell.last)
+        bare = self._bare.last_before(zone, spell.first)
+        if analysed_between or bare is None or bare < spell.first - self._covered.end_frames:
+            return None
+        return spell.first, shown
+
+    def taken_within(self, zone: str, gone: int) -> tuple[int, int] | None:
+        """(first, last) frames a stack gone from view in `zone` at `gone` was taken within: until the zone
+        was next seen bare. None when it was not seen bare since."""
+        bare = self._bare.first_from(zone, gone)
+        return (gone, bare) if bare is not None else None
 
 
 class CoverMeter:
-    """`covered(frame, detections) -> set of zone names`: zones at least `min_fraction` covered."""
+    """`measure(frame, detections) -> (covered, bare)`, sets of zone names."""
 
     def __init__(self, zone_polygons_px: Mapping[str, np.ndarray], reference: np.ndarray, *,
-                 work_width: int = 320, pixel_threshold: int = 40, min_fraction: float = 0.25) -> None:
+                 work_width: int = 320, pixel_threshold: int = 25, min_fraction: float = 0.25,
+                 bare_fraction: float = 0.05) -> None:
         h, w = reference.shape[:2]
         self.scale = min(1.0, work_width / w)
         self.size = (max(1, round(w * self.scale)), max(1, round(h * self.scale)))
         self.pixel_threshold = pixel_threshold
         self.min_fraction = min_fraction
+        self.bare_fraction = bare_fraction
         self.names = list(zone_polygons_px)
         # One label image: the zone each work pixel belongs to (0: none; a pixel of two zones, the later).
         self._labels = np.zeros(self.size[::-1], np.int32)
@@ -89,13 +148,18 @@ class CoverMeter:
         small = cv2.resize(image, self.size, interpolation=cv2.INTER_AREA)
         return cv2.GaussianBlur(small, (5, 5), 0).astype(np.float32)
 
-    def covered(self, image: np.ndarray, detections: sv.Detections) -> set[str]:
+    def measure(self, image: np.ndarray, detections: sv.Detections) -> tuple[set[str], set[str]]:
+        """(covered, bare): zones at least `min_fraction` covered by something no detection explains, and zones
+        under `bare_fraction` different from the empty table at all."""
         cur = self._prepare(image)
         # The camera's exposure drifts: match the frame's brightness to the reference over the zones.
         gain = float(self._ref[self._in_zones].mean()) / max(float(cur[self._in_zones].mean()), 1e-3)
         differs = np.abs(cur * gain - self._ref).max(axis=2) > self.pixel_threshold
+        n = len(self.names) + 1
+        all_frac = np.bincount(self._labels[differs], minlength=n) / np.maximum(self._area, 1.0)
         for x0, y0, x1, y1 in np.round(np.asarray(detections.xyxy, np.float64) * self.scale).astype(int):
             differs[max(y0, 0):max(y1, 0), max(x0, 0):max(x1, 0)] = False  # what a box explains
-        hits = np.bincount(self._labels[differs], minlength=len(self.names) + 1)
-        frac = hits / np.maximum(self._area, 1.0)
-        return {self.names[k - 1] for k in np.flatnonzero(frac[1:] >= self.min_fraction) + 1}
+        frac = np.bincount(self._labels[differs], minlength=n) / np.maximum(self._area, 1.0)
+        covered = {self.names[k - 1] for k in np.flatnonzero(frac[1:] >= self.min_fraction) + 1}
+        bare = {self.names[k - 1] for k in np.flatnonzero(all_frac[1:] < self.bare_fraction) + 1}
+        return covered, bare

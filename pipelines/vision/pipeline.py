@@ -208,7 +208,7 @@ class VisionPipeline:
             detections = self.detector.detect(frame.image)
         if self.empty_table is not None:
             detections = self.empty_table.filter(frame.image, detections)
-            self.cover.add(frame.index, self.cover_meter().covered(frame.image, detections))
+            self.cover.add(frame.index, *self.cover_meter().measure(frame.image, detections))
         if self.on_analysed is not None:
             self.on_analysed(frame, detections)
         return self.track(frame.index, detections)

@@ -52,9 +52,14 @@ def test_where_the_hand_lay_orders_settlements_too_close_in_time() -> None:
     assert order(None) == ([2, 3], [((2, "high", 1), (3, "high", 1))])  # the manual's order, in doubt
 
     def hand_over(spells: dict[str, range]) -> CoverLog:
+        """The hand over each zone in its frames; the two spots bare when nothing lies on them."""
         log = CoverLog()
         for f in range(3320, 3345):
-            log.add(f, {zone for zone, frames in spells.items() if f in frames})
+            bare = {z for z, gone in (("seat3.high", 3330), ("seat2.high.paid", -1)) if f >= gone} - set(
+                z for z, frames in spells.items() if f in frames)
+            if f >= 3339:
+                bare.discard("seat2.high.paid")  # the payout lies there
+            log.add(f, {zone for zone, frames in spells.items() if f in frames}, bare)
         return log
 
     apart = hand_over({"seat3.high": range(3330, 3333), "seat2.high.paid": range(3336, 3339)})
@@ -62,6 +67,9 @@ def test_where_the_hand_lay_orders_settlements_too_close_in_time() -> None:
     # The hand over seat 2's paid spot already as seat 3's stack went: which came first is not known.
     together = hand_over({"seat3.high": range(3330, 3333), "seat2.high.paid": range(3329, 3339)})
     assert order(together) == ([2, 3], [((2, "high", 1), (3, "high", 1))])
+    # Seat 3's stack gone at 3330 but its spot seen bare only from 3337: it may have been taken after the payout.
+    late = hand_over({"seat3.high": range(3330, 3337), "seat2.high.paid": range(3336, 3339)})
+    assert order(late) == ([2, 3], [((2, "high", 1), (3, "high", 1))])
     # A payout seen at once, its spot never covered: nothing said of when it was laid.
     assert order(hand_over({"seat3.high": range(3330, 3333)})) == ([2, 3], [((2, "high", 1), (3, "high", 1))])
 

@@ -25,28 +25,45 @@ def test_the_zones_under_the_hand_are_covered_and_chips_a_box_explains_are_not()
     mapper = ZoneMapper(layout, cam.H, frame_size=cam.size)
     reference, _ = render(layout, Scene(), cam, rng)
     mains = layout.zones_of("bet")
-    bet, under = mains[1], mains[4]
-    hand = Occluder(*under.centre)
-    scene = Scene(chips=[ChipStack([25, 25, 5], *bet.centre)], occluders=[hand])
+    bet, under, empty = mains[1], mains[4], mains[6]
+    scene = Scene(chips=[ChipStack([25, 25, 5], *bet.centre)], occluders=[Occluder(*under.centre)])
     frame, labels = render(layout, scene, cam, rng)
     meter = CoverMeter(mapper.zone_polygons_px(), reference)
-    covered = meter.covered(frame, _boxes(labels))
-    assert under.name in covered
+    covered, bare = meter.measure(frame, _boxes(labels))
+    assert under.name in covered and under.name not in bare
     assert bet.name not in covered  # chips differ from the empty felt, but the detector boxed them
+    assert bet.name not in bare and empty.name in bare
     assert covered <= mapper.occluded_zones(scene, min_fraction=0.05)  # nowhere the hand is not
-    assert bet.name in meter.covered(frame, _boxes([]))  # chips no box explains count as cover
-    # The empty table again, under another exposure: nothing covered.
-    assert meter.covered(render(layout, Scene(), cam, rng)[0], _boxes([])) == set()
+    assert bet.name in meter.measure(frame, _boxes([]))[0]  # chips no box explains count as cover
+    # The empty table again, under another exposure: nothing covered, every zone bare.
+    covered, bare = meter.measure(render(layout, Scene(), cam, rng)[0], _boxes([]))
+    assert covered == set() and bare == set(mapper.zone_polygons_px())
 
 
-def test_a_spell_ends_only_when_the_zone_is_seen_clear_twice_running() -> None:
+def _log(frames: list[tuple[int, set[str], set[str]]]) -> CoverLog:
     log = CoverLog()
-    for frame, zones in [(10, {"a"}), (11, {"a"}), (12, set()), (13, {"a"}), (14, set()), (15, set()),
-                         (16, set()), (20, {"a", "b"}), (30, {"a"})]:  # frames 21-29 never analysed
-        log.add(frame, zones)
-    assert log.spell_at("a", 12) == (10, 13)  # one frame seen clear does not split it
-    assert log.spell_at("a", 14) == (10, 13)  # the first frame seen clear after it: it ended at that moment
-    assert log.spell_at("a", 16) is None
-    assert log.spell_at("a", 25) == (20, 30)  # frames not analysed do not end a spell
-    assert log.spell_at("b", 20) == (20, 20)
-    assert log.spell_at("b", 9) is None and log.spell_at("c", 20) is None
+    for frame, covered, bare in frames:
+        log.add(frame, covered, bare)
+    return log
+
+
+def test_a_stack_was_laid_within_the_spell_its_spot_was_covered_if_it_was_bare_before() -> None:
+    # Frames 10-11 the spot bare, 12-16 under the hand (a frame seen clear at 14 does not split the spell, nor
+    # frames 17-19 never analysed), the stack seen from 20.
+    seen = [(10, set(), {"a"}), (11, set(), {"a"}), (12, {"a"}, set()), (13, {"a"}, set()), (14, set(), set()),
+            (15, {"a"}, set()), (16, {"a"}, set()), (20, set(), set()), (21, set(), set())]
+    assert _log(seen).laid_within("a", 20) == (12, 20)
+    # Something on the spot (boxed: neither bare nor covered) before the hand came: it may have been the stack.
+    held = [(10, set(), set()), *seen[2:]]
+    assert _log(held).laid_within("a", 20) is None
+    assert _log(seen).laid_within("a", 12) is None  # seen the moment the hand came: no spell ended then
+    assert _log(seen).laid_within("b", 20) is None
+
+
+def test_a_stack_was_taken_before_its_spot_was_next_bare() -> None:
+    # A stack gone from view at 30 under the hand's edge, its spot bare from 34.
+    log = _log([(29, set(), set()), (30, {"a"}, set()), (31, set(), set()), (32, set(), set()),
+                (33, {"a"}, set()), (34, set(), {"a"}), (35, set(), {"a"})])
+    assert log.taken_within("a", 30) == (30, 34)
+    assert log.taken_within("a", 35) == (35, 35)
+    assert log.taken_within("b", 30) is None  # never seen bare
