@@ -54,7 +54,8 @@ class CameraConfig(BaseModel):
                             "holds fps frames, 27 MB a second at 1280x720 and 10 frames/s")
     calibration: Calibration
     reference: str | None = Field(None, description="image of the empty table from this camera (relative to "
-                                  "the configuration file): printed felt art is not read as chips or cards")
+                                  "the configuration file): printed felt art is not read as chips or cards, and "
+                                  "the dealer's hand is located, which orders settlements made close together")
     frame_size: tuple[int, int] | None = Field(None, description="(width, height) of the frames the calibration "
                                                "was made on: a source giving another size is refused, since "
                                                "every zone would be read in the wrong place")

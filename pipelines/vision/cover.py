@@ -116,10 +116,16 @@ class CoverLog:
         return spell.first, shown
 
     def taken_within(self, zone: str, gone: int) -> tuple[int, int] | None:
-        """(first, last) frames a stack gone from view in `zone` at `gone` was taken within: until the zone
-        was next seen bare. None when it was not seen bare since."""
+        """(first, last) frames a stack read as gone from `zone` at `gone` was taken within: from the moment the
+        hand came over its spot, where it was just before (a High Tie $10 Main under the hand read as a $500
+        chip for three frames, taken in the first), until the zone was next seen bare. None when it was not
+        seen bare since."""
         bare = self._bare.first_from(zone, gone)
-        return (gone, bare) if bare is not None else None
+        if bare is None:
+            return None
+        over = self._covered.latest_before(zone, gone)
+        first = over.first if over is not None and over.last >= gone - self._covered.end_frames else gone
+        return first, bare
 
 
 class CoverMeter:

@@ -65,5 +65,6 @@ def test_a_stack_was_taken_before_its_spot_was_next_bare() -> None:
     log = _log([(29, set(), set()), (30, {"a"}, set()), (31, set(), set()), (32, set(), set()),
                 (33, {"a"}, set()), (34, set(), {"a"}), (35, set(), {"a"})])
     assert log.taken_within("a", 30) == (30, 34)
-    assert log.taken_within("a", 35) == (35, 35)
+    assert log.taken_within("a", 35) == (33, 35)  # under the hand at 33, just before
+    assert log.taken_within("a", 32) == (30, 34)  # read as gone only after the hand came over it: from then
     assert log.taken_within("b", 30) is None  # never seen bare
