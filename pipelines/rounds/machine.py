@@ -843,7 +843,9 @@ class RoundMachine:
                          ) -> list[WagerSeen]:
         """Settlements in the order the dealer made them. A payout shows only once the dealer's hand
         has left it (`PAYOUT_LAG_S` later than a stack taken away); settlements closer together than
-        `SAME_TIME_S` (one of them a payout) cannot be told apart in time and keep the manual's order."""
+        `SAME_TIME_S` (one of them a payout) cannot be told apart in time and keep the manual's order, unless
+        where the hand lay orders them (`_under_the_hand`: it had left one's spot before it came over the
+        other's; a High Tie Main taken, then, 0.4 s later, the next seat's Main paid)."""
         lag, near = PAYOUT_LAG_S * self.fps, SAME_TIME_S * self.fps
 
         def when(ws: WagerSeen) -> float:
