@@ -4,6 +4,7 @@ against the simulator's truth (unsure_chips.py, zone_accuracy.py)."""
 
 from __future__ import annotations
 
+import argparse
 import pickle
 import re
 from pathlib import Path
@@ -11,6 +12,15 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from pipelines.vision.zones import ZoneMapper
+
+
+def set_arguments(doc: str) -> argparse.ArgumentParser:
+    """The command line these benchmarks share: --cache DIR, --sets NAME ..., --json."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--cache", type=Path, required=True, help="benchmarks/reconstruction.py's --cache folder")
+    ap.add_argument("--sets", nargs="*", default=None, help="set folder names (default: every one looked at)")
+    ap.add_argument("--json", action="store_true", help="end with one JSON object line")
+    return ap
 
 
 def set_folders(cache: Path, names: list[str] | None) -> list[Path]:

@@ -11,7 +11,6 @@ come from the same replay, so its figures and these agree).
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import sys
@@ -19,7 +18,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from cached_sets import set_folders
+from cached_sets import set_arguments, set_folders
 
 NEAR_FRAMES = 40  # a window is matched to the true settlement of its wager nearest the frame it was seen
 
@@ -66,10 +65,7 @@ def windows_of(folder: Path) -> Counter:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--cache", type=Path, required=True, help="benchmarks/reconstruction.py's --cache folder")
-    ap.add_argument("--sets", nargs="*", default=None, help="set folder names (default: every one looked at)")
-    ap.add_argument("--json", action="store_true", help="end with one JSON object line")
+    ap = set_arguments(__doc__)
     args = ap.parse_args(argv)
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     total: Counter = Counter()

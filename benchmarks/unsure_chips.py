@@ -20,7 +20,6 @@ the zones keep it from the stored second looks), the evidence for zones.LASTING_
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections import Counter
@@ -29,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from cached_sets import load_set, set_folders
+from cached_sets import load_set, set_arguments, set_folders
 
 BANDS = (0.0, 0.5, 0.7, 0.8, 0.9, 1.01)  # the verifier's `none`: below 0.5 it leans to a denomination
 PLACES = ("bottom", "middle", "top", "lone")
@@ -148,10 +147,7 @@ def _counts(bands: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--cache", type=Path, required=True, help="benchmarks/reconstruction.py's --cache folder")
-    ap.add_argument("--sets", nargs="*", default=None, help="set folder names (default: every one looked at)")
-    ap.add_argument("--json", action="store_true", help="end with one JSON object line")
+    ap = set_arguments(__doc__)
     args = ap.parse_args(argv)
     folders = set_folders(args.cache, args.sets)
     per_set, lasting, pairs = {}, {}, {}

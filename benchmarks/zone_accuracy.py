@@ -12,7 +12,6 @@ accuracy; it is the zones' own, the figure a change to how chips are grouped int
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections import Counter
@@ -21,7 +20,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from cached_sets import load_set, set_folders
+from cached_sets import load_set, set_arguments, set_folders
 
 
 def chip_totals(obs) -> dict[str, float]:
@@ -45,11 +44,8 @@ def zone_frames(folder: Path, worst: Counter) -> dict[str, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--cache", type=Path, required=True, help="benchmarks/reconstruction.py's --cache folder")
-    ap.add_argument("--sets", nargs="*", default=None, help="set folder names (default: every one looked at)")
+    ap = set_arguments(__doc__)
     ap.add_argument("--worst", type=int, default=0, help="print the N commonest wrong readings")
-    ap.add_argument("--json", action="store_true", help="end with one JSON object line")
     args = ap.parse_args(argv)
     per_set: dict[str, dict[str, int]] = {}
     worst: Counter = Counter()
