@@ -9,8 +9,9 @@ each, per zone, and says within which frames a stack was laid or taken:
 
 - laid: within the covered spell that ended as it showed, if the zone was bare just before that spell (a
   stack seen once, unread, before the hand came back over it was laid earlier);
-- taken: from the frame it went from view to the frame its zone was next bare (a stack gone under the
-  hand's edge may be taken a second later, when the hand comes back for it).
+- taken: from the moment the hand came over its spot, where it was just before the stack read gone, to
+  the frame the spot was next bare (a stack gone under the hand's edge may be taken a second later, when the
+  hand comes back for it).
 
 Both err towards the wider window: a difference no box explains counts as cover, and a spell ends only
 after `END_FRAMES` analysed frames in a row saw the zone otherwise, so frames never analysed (motion
@@ -29,6 +30,7 @@ import numpy as np
 import supervision as sv
 
 END_FRAMES = 2  # analysed frames in a row a zone must be seen otherwise before its spell ends
+MIN_PIXELS = 20  # a zone's own pixels at the meter's work size below which it is not measured
 KEEP_FRAMES = 18_000  # spells are kept this long (30 min at 10 frames/s): a round is judged when it closes
 
 
@@ -147,6 +149,9 @@ class CoverMeter:
             poly = np.round(np.asarray(zone_polygons_px[name], np.float64) * self.scale).astype(np.int32)
             cv2.fillPoly(self._labels, [poly], k)
         self._area = np.bincount(self._labels.ravel(), minlength=len(self.names) + 1).astype(np.float64)
+        # A zone left with few pixels of its own (a High Tie seat's card area under its split areas) is never
+        # measured: with none, it would read bare in every frame.
+        self._measured = self._area[1:] >= MIN_PIXELS
         self._in_zones = self._labels > 0
         self._ref = self._prepare(reference)
 
@@ -166,6 +171,6 @@ class CoverMeter:
         for x0, y0, x1, y1 in np.round(np.asarray(detections.xyxy, np.float64) * self.scale).astype(int):
             differs[max(y0, 0):max(y1, 0), max(x0, 0):max(x1, 0)] = False  # what a box explains
         frac = np.bincount(self._labels[differs], minlength=n) / np.maximum(self._area, 1.0)
-        covered = {self.names[k - 1] for k in np.flatnonzero(frac[1:] >= self.min_fraction) + 1}
-        bare = {self.names[k - 1] for k in np.flatnonzero(all_frac[1:] < self.bare_fraction) + 1}
+        covered = {self.names[k] for k in np.flatnonzero(self._measured & (frac[1:] >= self.min_fraction))}
+        bare = {self.names[k] for k in np.flatnonzero(self._measured & (all_frac[1:] < self.bare_fraction))}
         return covered, bare
