@@ -1,7 +1,7 @@
 """Rounds from simulator scenes through the perfect observation (no rendering, no detector).
 
 `ZoneMapper.observe_scene` gives what the camera would label in each scene (objects hidden under the
-dealer's hand or other objects are left out, as in the video), and `ZoneMapper.occluded_zones` where the
+dealer's hand or other objects are left out, as in the video), and `ZoneMapper.occluded_fractions` where the
 hand lies (the video's `CoverMeter`); the `ZoneTracker` debounces it as it does the detector's output; the
 game machine turns the changes into rounds.
 """
@@ -16,7 +16,7 @@ import numpy as np
 from pipelines.games.layout import Layout
 from pipelines.games.round import Round
 from pipelines.sim.scene import Scene
-from pipelines.vision.cover import CoverLog
+from pipelines.vision.cover import BARE_BELOW, COVERED_FROM, CoverLog
 from pipelines.vision.track import ZoneTracker
 from pipelines.vision.zones import ZoneMapper
 
@@ -55,9 +55,11 @@ def rounds_from_scenes(game: str, scenes: Iterable[Scene], layout: Layout, homog
         if not taken(frame, fps, analyse_fps):
             continue
         if scene is not prev:  # the scripts repeat one Scene object while nothing moves
-            obs, covered, prev = mapper.observe_scene(scene), mapper.occluded_zones(scene), scene
-            # Bare as the video's `CoverMeter` sees it: nothing seen on it, and no part of it under the hand.
-            bare = zones - set(obs) - mapper.occluded_zones(scene, min_fraction=0.05)
+            obs, shaded, prev = mapper.observe_scene(scene), mapper.occluded_fractions(scene), scene
+            # Covered and bare as the video's `CoverMeter` reads them: a share of the zone under the hand; nothing
+            # seen on it and (almost) none of it under the hand.
+            covered = {z for z, share in shaded.items() if share >= COVERED_FROM}
+            bare = zones - set(obs) - {z for z, share in shaded.items() if share >= BARE_BELOW}
         cover.add(frame, covered, bare)
         out += machine.feed(tracker.update(frame, obs))
     # Let pending contents settle on the last picture, then close what is still open.

@@ -30,6 +30,8 @@ import numpy as np
 import supervision as sv
 
 END_FRAMES = 2  # analysed frames in a row a zone must be seen otherwise before its spell ends
+COVERED_FROM = 0.25  # share of a zone differing, with no detection to explain it, from which it is covered
+BARE_BELOW = 0.05  # share of a zone differing at all below which it is bare
 MIN_PIXELS = 20  # a zone's own pixels at the meter's work size below which it is not measured
 KEEP_FRAMES = 18_000  # spells are kept this long (30 min at 10 frames/s): a round is judged when it closes
 
@@ -39,7 +41,6 @@ class _Spell:
     first: int
     last: int  # the last frame seen so
     other: int = 0  # analysed frames seen otherwise since `last`
-    ended: bool = False
 
 
 class _Spells:
@@ -52,19 +53,20 @@ class _Spells:
     def add(self, frame: int, zones: set[str]) -> None:
         for zone in zones:
             spells = self.by_zone.setdefault(zone, [])
-            if spells and not spells[-1].ended:
+            if spells and not self._ended(spells[-1]):
                 spells[-1].last, spells[-1].other = frame, 0
             else:
                 spells.append(_Spell(frame, frame))
         for zone, spells in self.by_zone.items():
-            s = spells[-1]
-            if zone not in zones and not s.ended:
-                s.other += 1
-                s.ended = s.other >= self.end_frames
+            if zone not in zones and not self._ended(spells[-1]):
+                spells[-1].other += 1
+
+    def _ended(self, spell: _Spell) -> bool:
+        return spell.other >= self.end_frames
 
     def prune(self, before: int) -> None:
         for zone, spells in self.by_zone.items():
-            self.by_zone[zone] = [s for s in spells if s.last >= before or not s.ended]
+            self.by_zone[zone] = [s for s in spells if s.last >= before or not self._ended(s)]
 
     def latest_before(self, zone: str, frame: int) -> _Spell | None:
         """The zone's last spell begun before `frame`."""
@@ -134,8 +136,8 @@ class CoverMeter:
     """`measure(frame, detections) -> (covered, bare)`, sets of zone names."""
 
     def __init__(self, zone_polygons_px: Mapping[str, np.ndarray], reference: np.ndarray, *,
-                 work_width: int = 320, pixel_threshold: int = 25, min_fraction: float = 0.25,
-                 bare_fraction: float = 0.05) -> None:
+                 work_width: int = 320, pixel_threshold: int = 25, min_fraction: float = COVERED_FROM,
+                 bare_fraction: float = BARE_BELOW) -> None:
         h, w = reference.shape[:2]
         self.scale = min(1.0, work_width / w)
         self.size = (max(1, round(w * self.scale)), max(1, round(h * self.scale)))

@@ -882,17 +882,22 @@ class ZoneMapper:
 
     def occluded_zones(self, scene: Scene, min_fraction: float = 0.25) -> set[str]:
         """Zones of a simulator Scene at least `min_fraction` covered by the dealer's hands and arms."""
+        return {name for name, frac in self.occluded_fractions(scene).items() if frac >= min_fraction}
+
+    def occluded_fractions(self, scene: Scene) -> dict[str, float]:
+        """The share of each card and chip zone of a simulator Scene under the dealer's hands and arms (zones
+        with none left out)."""
         from pipelines.sim.render import _in_occluder
 
         if not scene.occluders:
-            return set()
+            return {}
         pts, owner = self._zone_samples()
         covered = np.zeros(len(pts), bool)
         for oc in scene.occluders:
             covered |= _in_occluder(oc, self.layout, pts)
         zones = self._card_zones + self._chip_zones
         frac = np.bincount(owner, covered, len(zones)) / np.maximum(np.bincount(owner, None, len(zones)), 1)
-        return {zones[i].name for i in np.flatnonzero(frac >= min_fraction)}
+        return {zones[i].name: float(frac[i]) for i in np.flatnonzero(frac > 0)}
 
     def _zone_samples(self) -> tuple[np.ndarray, np.ndarray]:
         """A 7x7 grid of points inside every card and chip zone (cached), and the zone index of each."""

@@ -55,11 +55,11 @@ def test_where_the_hand_lay_orders_settlements_too_close_in_time() -> None:
         """The hand over each zone in its frames; the two spots bare when nothing lies on them."""
         log = CoverLog()
         for f in range(3320, 3345):
-            bare = {z for z, gone in (("seat3.high", 3330), ("seat2.high.paid", -1)) if f >= gone} - set(
-                z for z, frames in spells.items() if f in frames)
-            if f >= 3339:
-                bare.discard("seat2.high.paid")  # the payout lies there
-            log.add(f, {zone for zone, frames in spells.items() if f in frames}, bare)
+            covered = {zone for zone, frames in spells.items() if f in frames}
+            bare = {"seat3.high"} if f >= 3330 else set()  # its stack taken
+            if f < 3339:
+                bare.add("seat2.high.paid")  # the payout not laid yet
+            log.add(f, covered, bare - covered)
         return log
 
     apart = hand_over({"seat3.high": range(3330, 3333), "seat2.high.paid": range(3336, 3339)})
