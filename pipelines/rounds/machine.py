@@ -612,12 +612,19 @@ class RoundMachine:
         below it half covered, read now and then (a King High $20 High read $15 and $10 by turns beside its $20
         payout). The payout itself may be read with doubt: a misreading would have to make up for a payout error to
         the chip, as `_doubt_stacks_read_unsure` lets such a payout through (a King High $40 Suit read $30 and $35 by
-        turns under its $120 payout, read with doubt for chips reaching into the Suit spot beside it)."""
+        turns under its $120 payout, read with doubt for chips reaching into the Suit spot beside it). A wager
+        raised after its bets closed and paid on what lay there is read so too: its payout is what the rules pay on
+        that (a Pick 2 $20 Ante past-posted to $22, paid $22, then read $21 surely and $22 with doubt by turns under
+        the payout's chip)."""
         net = _rules_net(expected)
         for ws in seen:
             p = ws.payout
-            if (ws.outcome != "win" or p is None or not _as_rules_pay(net, ws, ws.paid)
-                    or _doubted(live, ws)):
+            if ws.outcome != "win" or p is None or _doubted(live, ws):
+                continue
+            on_table = ws.inst.value_at(p.start)
+            if not (_as_rules_pay(net, ws, ws.paid) or (
+                    ws.key in net and ws.wager.amount > 0 and on_table > ws.wager.amount + 0.005
+                    and abs(ws.paid - net[ws.key] * on_table / ws.wager.amount) < 0.005)):
                 continue
             end = ws.inst.end if ws.inst.end is not None else live.last + 1
             later = [n for n in live.notes if (f := _observation_frame(n, ws.inst.zone)) is not None
@@ -629,7 +636,7 @@ class RoundMachine:
                 live.notes.remove(n)
             ws.uncertain = False
             live.note(f"inferred: {_about(ws)}: read with doubt only once its payout of {ws.paid:g} showed (frame "
-                      f"{p.start}), read surely as the rules pay")
+                      f"{p.start}), read surely as the rules pay on the {on_table:g} it was paid on")
 
     @staticmethod
     def _doubt_payout_read_with_wager(seen: list[WagerSeen], exp_outcome: dict[tuple[int, str, int], str],

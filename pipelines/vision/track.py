@@ -20,9 +20,9 @@
   with high confidence (`sure_conf`) for `stable_frames` more frames: a change that differs only in
   `uncertain`.
 - Each card keeps the back colour it showed most often (`ZoneState.backs`), also once turned face up.
-- A confirmed stack read confidently as other totals in most of the last `RESTLESS_WINDOW` frames, none of
-  them long enough to confirm, becomes uncertain (`_unsteady`): chips counted now with it, now with its
-  neighbour.
+- A confirmed stack read confidently as other totals in `OUTREAD_MIN` of the last `RESTLESS_WINDOW` frames and
+  more often than as its own, none of them long enough to confirm, becomes uncertain
+  (`_unsteady`): chips counted now with it, now with its neighbour.
 - A run of loss readings, each too short to confirm, after a stack's spot first read empty is one blip: the
   removal keeps the date of the empty run it interrupted.
 - New chips read in most of the last `RESTLESS_WINDOW` frames without ever reading alike long enough to
@@ -52,6 +52,9 @@ CLEAR_SHARE = 0.75
 RESTLESS_WINDOW, RESTLESS_SHARE = 20, 0.6
 # ... unless read only with doubt, beside a confirmed stack read confidently in this share of the window.
 STEADY_SHARE = 0.25
+# A confirmed stack read confidently as another total in this many of the last RESTLESS_WINDOW frames, and more often
+# than as its own, is unsteady (`_unsteady`).
+OUTREAD_MIN = 8
 BRIEF_FRAMES = 4  # a payout spot read as holding chips this many frames running, then empty, held a payout
 Signature = tuple[tuple[tuple[int, bool], ...], float]  # ((track id, face up) in table order, chip total)
 # Why a state is uncertain, in the words a round's note gives a reviewer (`ZoneState.doubt`).
@@ -63,8 +66,10 @@ REACHING_CHIPS = ("read with doubt: chips of it lie in another betting spot (two
                   "may read as one)")
 BRIEF_PAYOUT = ("read for a moment only, never alike long enough to confirm, then gone: a payout laid and taken "
                 "with its wager")
-UNSTEADY_STACK = (f"its stack read confidently as other totals in most of the last {RESTLESS_WINDOW} frames "
-                  "(chips counted now with it, now with the stack beside it)")
+PAYOUT_READ_MORE = ("read surely as {more} for a moment, more than it was confirmed as: a chip of it may have gone "
+                    "unseen in its other frames")
+UNSTEADY_STACK = (f"its stack read confidently as other totals in {OUTREAD_MIN} or more of the last {RESTLESS_WINDOW} "
+                  "frames, more often than as its own (chips counted now with it, now with the stack beside it)")
 
 
 @dataclass
@@ -155,7 +160,8 @@ class _Zone:
     # the last readings of a zone: (frame, the reading, read with doubt) where it read new chips or its confirmed
     # contents, else None (`_restless`)
     restless: deque = field(default_factory=lambda: deque(maxlen=RESTLESS_WINDOW))
-    # the last readings of a zone holding a confirmed stack: whether each read it as another total (_unsteady)
+    # the last readings of a zone holding a confirmed stack: "own" or "other" where read confidently as its total
+    # or as another, else None (_unsteady)
     unsteady: deque = field(default_factory=lambda: deque(maxlen=RESTLESS_WINDOW))
     # chip totals read since the zone last read empty: total -> [first frame read, last frame read confidently or -1]
     since_empty: dict[float, list[int]] = field(default_factory=dict)
@@ -270,7 +276,10 @@ class ZoneTracker:
         if brief:
             return brief
         if sig == zone.stable_sig:
+            more = self._payout_read_more(name, zone)
             zone.cand_sig = None
+            if more is not None:
+                return [more]
             zone.restless.append((frame, sig, uncertain))
             # A state confirmed as uncertain and then read confidently for `stable_frames` frames is
             # certain after all (the hand that half-covered a chip has moved away).
@@ -327,17 +336,37 @@ class ZoneTracker:
         self._forget(zone, frame)
         return [*gone, *([change] if change is not None else [])]
 
+    def _payout_read_more(self, name: str, zone: _Zone) -> ZoneChange | None:
+        """A payout confirmed and read again as confirmed after a spell, too short to confirm, read surely as more
+        chips, in every frame of it: a chip of it may be missed in the other frames (a King High $200 High payout
+        of two $100 chips lying almost one on the other, read as one box in five of the six frames it lay before
+        the player took it, as two in the sixth; a $100 short pay was claimed). It stays in doubt until read
+        confidently as it again (`sure_again`); a payout that grows as the dealer's hand leaves it confirms as
+        the larger total instead."""
+        cand, steady = zone.cand_sig, zone.stable_sig
+        if (cand is None or not name.endswith(".paid") or zone.stable.uncertain or zone.cand_uncertain
+                or cand[0] or steady[0] or not 0 < steady[1] < cand[1]):
+            return None
+        zone.sure_again = 0
+        doubted = replace(zone.stable, uncertain=True, doubt=PAYOUT_READ_MORE.format(more=f"{cand[1]:g}"))
+        change = ZoneChange(name, zone.cand_first, zone.stable, doubted)
+        zone.stable = doubted
+        return change
+
     def _unsteady(self, name: str, zone: _Zone, frame: int, sig: Signature, uncertain: bool) -> ZoneChange | None:
-        """A confirmed stack read confidently as other totals (not nothing) in `RESTLESS_SHARE` of the last
-        `RESTLESS_WINDOW` frames, never one of them long enough to confirm, is in doubt: chips are being
-        counted now with it, now with the stack beside it (a Pick 2 Ante and its payout laid in one line, the
-        payout read as $100, $75, $50, $25 frame after frame). It is read as its confirmed total, uncertain,
-        until read confidently as it again. (Readings below the detector's confidence are most often a chip
-        half hidden, by a hand or the payout laid against it: no doubt about the total.)"""
+        """A confirmed stack read confidently as other totals (not nothing) in `OUTREAD_MIN` or more of the last
+        `RESTLESS_WINDOW` frames, and more often than confidently as its own, never one of them long enough to
+        confirm, is in doubt: chips are being counted now with it, now with the
+        stack beside it (a Pick 2 Ante and its payout laid in one line, the payout read as $100, $75, $50, $25
+        frame after frame; a King High $40 High read $30 surely and $40 only with doubt as its $60 payout, read
+        $85, lay against it). It is read as its confirmed total, uncertain, until read confidently as it again.
+        (Readings below the detector's confidence are most often a chip half hidden, by a hand or the payout
+        laid against it: no doubt about the total.)"""
         steady = zone.stable_sig
-        other = bool(steady[1] and sig[1] and not steady[0] and not sig[0] and sig[1] != steady[1] and not uncertain)
-        zone.unsteady.append(other)
-        if zone.stable.uncertain or sum(zone.unsteady) < RESTLESS_SHARE * RESTLESS_WINDOW:
+        chips = bool(steady[1] and sig[1] and not steady[0] and not sig[0] and not uncertain)
+        zone.unsteady.append(None if not chips else "own" if sig[1] == steady[1] else "other")
+        others, own = zone.unsteady.count("other"), zone.unsteady.count("own")
+        if zone.stable.uncertain or others < OUTREAD_MIN or others <= own:
             return None
         zone.unsteady.clear()
         zone.sure_again = 0

@@ -339,9 +339,10 @@ def test_a_winner_read_more_after_its_bets_closed_with_no_payout_seen_is_in_doub
 def test_a_winner_read_with_doubt_only_once_its_payout_showed_as_the_rules_pay_is_no_doubt() -> None:
     # King High, held-out video: a $20 High read $15 and $10 by turns, with doubt, once its $20 payout lay over its
     # top chip; the payout was read surely as the rules pay.
-    def settle(doubt_at: int, paid: float = 20.0, payout_doubted: bool = False) -> tuple[bool, list[str]]:
+    def settle(doubt_at: int, paid: float = 20.0, payout_doubted: bool = False,
+               steps: tuple[tuple[int, float], ...] = ((392, 20.0), (443, 15.0))) -> tuple[bool, list[str]]:
         w = Wager(seat=7, spot="high", hand=2, amount=20.0)
-        inst = ChipInstance("seat7.high", 392, [(392, 20.0), (443, 15.0)], doubtful={443})
+        inst = ChipInstance("seat7.high", 392, list(steps), doubtful={443})
         ws = WagerSeen(w, inst, 402, "seat7.high.paid", outcome="win", paid=paid, uncertain=True)
         ws.payout = ChipInstance("seat7.high.paid", 438, [(438, paid)], doubtful={438} if payout_doubted else set())
         live = LiveRound(start=0, last=460)
@@ -361,4 +362,10 @@ def test_a_winner_read_with_doubt_only_once_its_payout_showed_as_the_rules_pay_i
     # would have to make up for a payout error to the chip, as `_doubt_stacks_read_unsure` has it.
     assert settle(447, payout_doubted=True) == (False, [])
     uncertain, notes = settle(447, paid=15.0, payout_doubted=True)
+    assert uncertain and notes
+    # Past-posted to $22 before its payout and paid on that (Pick 2 set 11594, 26311a29: read $21 surely and $22 with
+    # doubt by turns under the payout's chip): the payout is what the rules pay on what lay there.
+    posted = ((392, 20.0), (420, 22.0), (443, 21.0))
+    assert settle(447, paid=22.0, steps=posted) == (False, [])
+    uncertain, notes = settle(447, paid=21.0, steps=posted)
     assert uncertain and notes

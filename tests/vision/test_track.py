@@ -165,6 +165,46 @@ def test_a_stack_read_confidently_as_other_totals_frame_after_frame_is_unsure():
     assert [c.after.uncertain for c in changes] == [False]
 
 
+def test_a_stack_read_surely_short_and_as_itself_only_with_doubt_is_unsure():
+    # King High, video (set 11561): a $40 High read $30 surely and $40 only with doubt, frame by frame, as its $60
+    # payout lay against it (the payout, read $85, held two of its chips); the round claimed a $25 overpay.
+    high = lambda total, sure=True: {"seat5.high": ZoneObs(  # noqa: E731
+        chips=[25] + [5] * ((total - 25) // 5), chips_uncertain=not sure, chips_min_confidence=0.85 if sure else 0.4)}
+    # frames 696 to 711: the dealer's hand laying the payout (a $25 chip seen, then nothing, then all), then the
+    # payout down
+    hand = [high(25), {}, high(40), high(25), high(25), high(25)]
+    flicker = [30, 30, 30, 40, 30, 40, 40, 40, 30, 40]
+    t = ZoneTracker(stable_frames=3)
+    changes = _run(t, [high(40)] * 6 + hand + [high(v, sure=v != 40) for v in flicker])
+    assert [(c.after.chip_total, c.after.uncertain) for c in changes] == [(40, False), (40, True)]
+    assert changes[-1].after.doubt == UNSTEADY_STACK
+    # read surely as $40 between the short readings, as often as short: the short ones are the hand, no doubt
+    t = ZoneTracker(stable_frames=3)
+    changes = _run(t, [high(40)] * 6 + [high(v) for v in [30, 40] * 8])
+    assert [(c.after.chip_total, c.after.uncertain) for c in changes] == [(40, False)]
+
+
+def test_a_payout_read_surely_as_more_for_a_moment_is_unsure_until_read_surely_again():
+    # King High, video (set 11591): a $200 High payout of two $100 chips lying almost one on the other, read as one
+    # box in five of the six frames it lay, as two in the sixth; confirmed at $100, the round claimed a short pay.
+    paid = lambda n: {"seat8.high.paid": ZoneObs(chips=[100] * n, chips_min_confidence=0.9)}  # noqa: E731
+    t = ZoneTracker(stable_frames=3)
+    changes = _run(t, [paid(1)] * 4 + [paid(2), paid(1)])
+    assert [(c.after.chip_total, c.after.uncertain) for c in changes] == [(100, False), (100, True)]
+    assert changes[-1].frame == 4 and "200" in changes[-1].after.doubt
+    # read surely as $100 for three frames more: the doubt goes
+    _run_from(t, 6, [paid(1)] * 3)
+    assert not t.states()["seat8.high.paid"].uncertain
+    # a payout that grows as the hand leaves it confirms as the larger total, with no doubt
+    t = ZoneTracker(stable_frames=3)
+    changes = _run(t, [paid(1)] * 4 + [paid(2)] * 4)
+    assert [(c.after.chip_total, c.after.uncertain) for c in changes] == [(100, False), (200, False)]
+    # a wager so read is left to the other rules (a chip of the payout laid against it, counted with it a moment)
+    t = ZoneTracker(stable_frames=3)
+    wager = lambda n: {"seat8.high": ZoneObs(chips=[100] * n, chips_min_confidence=0.9)}  # noqa: E731
+    assert [c.after.uncertain for c in _run(t, [wager(1)] * 4 + [wager(2), wager(1)])] == [False]
+
+
 def test_a_card_read_as_two_cards_and_never_with_high_confidence_is_unsure():
     # 3 Card Monster, held-out video (set 9205): an uncovered Ks, turned in its box, read as Kc at 0.70-0.83
     # three times in four and as Ks at 0.6-0.8 otherwise, for 150 frames: a confident Kc would be a wrong hand.
