@@ -189,7 +189,7 @@ def cached_video(folder: Path, game: str, rounds: int, seed: int, fault_rate: fl
         def stream():
             for i, d, (covered, bare) in zip(kept, looked, covers, strict=True):
                 pipe.cover.add(i, covered, bare)
-                yield i, i / spec.fps, pipe.track(i, d)
+                yield i, i / spec.fps, pipe.track(i, d, covered)
 
         return rounds_from_changes(spec, stream(), cover=pipe.cover), truth.rounds
     replay = _Replay([dets[i] for i in kept], Detector(config) if config is not None else None)

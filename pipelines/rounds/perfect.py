@@ -61,7 +61,7 @@ def rounds_from_scenes(game: str, scenes: Iterable[Scene], layout: Layout, homog
             covered = {z for z, share in shaded.items() if share >= COVERED_FROM}
             bare = zones - set(obs) - {z for z, share in shaded.items() if share >= BARE_BELOW}
         cover.add(frame, covered, bare)
-        out += machine.feed(tracker.update(frame, obs))
+        out += machine.feed(tracker.update(frame, obs, covered=covered))
     # Let pending contents settle on the last picture, then close what is still open.
     last = scenes[-1] if isinstance(scenes, list) and scenes else Scene()
     for extra in range(1, 2 * tracker.removal_frames + 1):

@@ -206,18 +206,21 @@ class VisionPipeline:
             detections = self.regional.detect(frame.image, union(self.gate.changed_box, self._pending_box()))
         else:
             detections = self.detector.detect(frame.image)
+        covered: set[str] = set()
         if self.empty_table is not None:
             detections = self.empty_table.filter(frame.image, detections)
-            self.cover.add(frame.index, *self.cover_meter().measure(frame.image, detections))
+            covered, bare = self.cover_meter().measure(frame.image, detections)
+            self.cover.add(frame.index, covered, bare)
         if self.on_analysed is not None:
             self.on_analysed(frame, detections)
-        return self.track(frame.index, detections)
+        return self.track(frame.index, detections, covered)
 
-    def track(self, index: int, detections: sv.Detections) -> list[ZoneChange]:
+    def track(self, index: int, detections: sv.Detections, covered: set[str] | frozenset[str] = frozenset()
+              ) -> list[ZoneChange]:
         """A frame's final detections (after the detector's second looks and the empty-table filter) through the
         mapper and the tracker: the part of `process` that needs no pixels, so recorded detections can be
-        replayed through it."""
-        changes = self.tracker.update(index, self.mapper.observe(detections))
+        replayed through it. `covered`: the zones the dealer's hand lay over (`CoverMeter`)."""
+        changes = self.tracker.update(index, self.mapper.observe(detections), covered=covered)
         self.counters.changes += len(changes)
         return changes
 

@@ -53,8 +53,8 @@ RESTLESS_WINDOW, RESTLESS_SHARE = 20, 0.6
 # ... unless read only with doubt, beside a confirmed stack read confidently in this share of the window.
 STEADY_SHARE = 0.25
 # A confirmed stack read confidently as another total in this many of the last RESTLESS_WINDOW frames, and more often
-# than as its own, is unsteady (`_unsteady`).
-OUTREAD_MIN = 8
+# than as its own, the dealer's hand not over it, is unsteady (`_unsteady`).
+OUTREAD_MIN = 6
 BRIEF_FRAMES = 4  # a payout spot read as holding chips this many frames running, then empty, held a payout
 Signature = tuple[tuple[tuple[int, bool], ...], float]  # ((track id, face up) in table order, chip total)
 # Why a state is uncertain, in the words a round's note gives a reviewer (`ZoneState.doubt`).
@@ -160,9 +160,10 @@ class _Zone:
     # the last readings of a zone: (frame, the reading, read with doubt) where it read new chips or its confirmed
     # contents, else None (`_restless`)
     restless: deque = field(default_factory=lambda: deque(maxlen=RESTLESS_WINDOW))
-    # the last readings of a zone holding a confirmed stack: "own" or "other" where read confidently as its total
-    # or as another, else None (_unsteady)
+    # the last readings of a zone holding a confirmed stack, the hand not over it: "own" or "other" where read
+    # confidently as its total or as another, else None (_unsteady)
     unsteady: deque = field(default_factory=lambda: deque(maxlen=RESTLESS_WINDOW))
+    read_as_confirmed: bool = False  # the confirmed stack was read as its total since, the hand not over it
     # chip totals read since the zone last read empty: total -> [first frame read, last frame read confidently or -1]
     since_empty: dict[float, list[int]] = field(default_factory=dict)
     # a payout spot confirmed empty: its readings of chips since it last read empty, (frame, reading, with doubt)
@@ -203,14 +204,17 @@ class ZoneTracker:
         """The confirmed state of every zone that is not empty."""
         return {name: z.stable for name, z in self._zones.items() if not z.stable.empty}
 
-    def update(self, frame_index: int, obs: FrameObs, occluded: set[str] | frozenset[str] = frozenset()
-               ) -> list[ZoneChange]:
+    def update(self, frame_index: int, obs: FrameObs, occluded: set[str] | frozenset[str] = frozenset(),
+               covered: set[str] | frozenset[str] = frozenset()) -> list[ZoneChange]:
         """One analysed frame. `occluded`: zones known to be covered now (e.g. `ZoneMapper.occluded_zones`);
-        a loss there is not counted towards confirmation, whatever it lasts."""
+        a loss there is not counted towards confirmation, whatever it lasts. `covered`: zones the dealer's hand
+        lay over in the frame as the `CoverMeter` saw it; a stack read there as another total says nothing about
+        how steadily it is read (`_unsteady`)."""
         changes: list[ZoneChange] = []
         for name in sorted(set(self._zones) | set(obs)):
             zone = self._zones.setdefault(name, _Zone())
-            changes += self._update_zone(name, zone, frame_index, obs.get(name) or ZoneObs(), name in occluded)
+            changes += self._update_zone(name, zone, frame_index, obs.get(name) or ZoneObs(), name in occluded,
+                                         name in covered)
         return changes
 
     # --------------------------------------------------------------------------------------------
@@ -260,7 +264,8 @@ class ZoneTracker:
         fewer_cards = set(new_ids) <= set(old_ids) and all(old_ids[k] == v for k, v in new_ids.items())
         return fewer_cards and new[1] <= stable[1] and new != stable
 
-    def _update_zone(self, name: str, zone: _Zone, frame: int, zo: ZoneObs, occluded: bool) -> list[ZoneChange]:
+    def _update_zone(self, name: str, zone: _Zone, frame: int, zo: ZoneObs, occluded: bool,
+                     covered: bool = False) -> list[ZoneChange]:
         cards = zo.cards  # in table order already (ZoneMapper sorts them along the line they lie in)
         tracks = self._match(zone, cards, frame)
         sig: Signature = (tuple((t.id, c.face_up) for t, c in zip(tracks, cards, strict=True)),
@@ -285,6 +290,8 @@ class ZoneTracker:
             # certain after all (the hand that half-covered a chip has moved away).
             zone.sure_again += zone.stable.uncertain and not uncertain and self._sure(zo, tracks)
             doubt = zone.stable.uncertain and zone.sure_again < self.stable_frames
+            if zone.stable.uncertain and not doubt:
+                zone.unsteady.clear()  # the doubt is lifted: what was read before it weighs no more
             refreshed = replace(self._state(zone, sig, doubt, zone.stable.doubt or DOUBTFUL_READINGS),
                                 hidden_room=zone.stable.hidden_room or zo.chips_hidden_room)
             if refreshed != zone.stable:  # a confirmed card's majority identity changed
@@ -332,7 +339,7 @@ class ZoneTracker:
             elif not occluded:
                 change = self._restless(name, zone, frame, sig, uncertain)
         if change is None and not gone:
-            change = self._unsteady(name, zone, frame, sig, uncertain)
+            change = self._unsteady(name, zone, frame, sig, uncertain, covered)
         self._forget(zone, frame)
         return [*gone, *([change] if change is not None else [])]
 
@@ -353,20 +360,29 @@ class ZoneTracker:
         zone.stable = doubted
         return change
 
-    def _unsteady(self, name: str, zone: _Zone, frame: int, sig: Signature, uncertain: bool) -> ZoneChange | None:
+    def _unsteady(self, name: str, zone: _Zone, frame: int, sig: Signature, uncertain: bool,
+                  covered: bool) -> ZoneChange | None:
         """A confirmed stack read confidently as other totals (not nothing) in `OUTREAD_MIN` or more of the last
         `RESTLESS_WINDOW` frames, and more often than confidently as its own, never one of them long enough to
-        confirm, is in doubt: chips are being counted now with it, now with the
-        stack beside it (a Pick 2 Ante and its payout laid in one line, the payout read as $100, $75, $50, $25
-        frame after frame; a King High $40 High read $30 surely and $40 only with doubt as its $60 payout, read
-        $85, lay against it). It is read as its confirmed total, uncertain, until read confidently as it again.
-        (Readings below the detector's confidence are most often a chip half hidden, by a hand or the payout
-        laid against it: no doubt about the total.)"""
+        confirm, is in doubt: chips are being counted now with it, now with the stack beside it (a Pick 2 Ante
+        and its payout laid in one line, the payout read as $100, $75, $50, $25 frame after frame; a King High $40
+        High read $30 surely and $40 only with doubt as its $60 payout, read $85, lay against it). It is read as
+        its confirmed total, uncertain, until read confidently as it again. Frames the dealer's hand lay over it
+        (`covered`) say nothing either way: the hand hides chips (a 3 Card Monster $10 Monster read $5 surely in
+        six frames as the hand paid the Ante beside it and past-posted it). Nor do readings below the detector's
+        confidence: most often a chip half hidden, by a hand or the payout laid against it. A stack not read as its
+        confirmed total since it was confirmed, but where the hand lay, is no such doubt: the total was confirmed
+        as the hand hid chips, and the tracker confirms what it is read as (a Pick 2 $20 Ante confirmed $5 under
+        the hand laying its payout, then read $20 as the hand came and went, and confirmed so)."""
         steady = zone.stable_sig
-        chips = bool(steady[1] and sig[1] and not steady[0] and not sig[0] and not uncertain)
-        zone.unsteady.append(None if not chips else "own" if sig[1] == steady[1] else "other")
-        others, own = zone.unsteady.count("other"), zone.unsteady.count("own")
-        if zone.stable.uncertain or others < OUTREAD_MIN or others <= own:
+        chips = bool(steady[1] and sig[1] and not steady[0] and not sig[0] and not covered)
+        own = sig[1] == steady[1]
+        zone.read_as_confirmed |= chips and own
+        zone.unsteady.append("other" if chips and not own and not uncertain else
+                             "own" if chips and own and not uncertain else None)
+        others = zone.unsteady.count("other")
+        if (zone.stable.uncertain or others < OUTREAD_MIN or others <= zone.unsteady.count("own")
+                or not zone.read_as_confirmed):
             return None
         zone.unsteady.clear()
         zone.sure_again = 0
@@ -452,6 +468,7 @@ class ZoneTracker:
         zone.stable_sig, zone.stable, zone.cand_sig, zone.sure_again = sig, state, None, 0
         zone.restless.clear()
         zone.unsteady.clear()
+        zone.read_as_confirmed = False
 
     def _resumed_first(self, zone: _Zone, sig: Signature, frame: int) -> int:
         """The frame new contents date from: the start of the candidate before the last one when they are

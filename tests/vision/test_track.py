@@ -28,6 +28,12 @@ def _run(tracker: ZoneTracker, frames: list[dict], occluded: dict[int, set[str]]
     return out
 
 
+def _run_covered(tracker: ZoneTracker, frames: list[dict], zone: str, hand_over: set[int]):
+    """`frames` with the dealer's hand over `zone` in the frames `hand_over` (`ZoneTracker.update(covered=...)`)."""
+    return [c for i, obs in enumerate(frames)
+            for c in tracker.update(i, obs, covered={zone} if i in hand_over else set())]
+
+
 def _run_from(tracker: ZoneTracker, start: int, frames: list[dict]):
     return [c for i, obs in enumerate(frames, start=start) for c in tracker.update(i, obs)]
 
@@ -182,6 +188,19 @@ def test_a_stack_read_surely_short_and_as_itself_only_with_doubt_is_unsure():
     t = ZoneTracker(stable_frames=3)
     changes = _run(t, [high(40)] * 6 + [high(v) for v in [30, 40] * 8])
     assert [(c.after.chip_total, c.after.uncertain) for c in changes] == [(40, False)]
+    # the same readings with the dealer's hand over the spot in each of them: it hides chips, no doubt (3 Card Monster
+    # set 11613, a $10 Monster read $5 surely in six frames as the hand paid the Ante beside it)
+    t = ZoneTracker(stable_frames=3)
+    frames = [high(40)] * 6 + hand + [high(v, sure=v != 40) for v in flicker]
+    changes = _run_covered(t, frames, "seat5.high", set(range(6, len(frames))))
+    assert [(c.after.chip_total, c.after.uncertain) for c in changes] == [(40, False)]
+    # confirmed short as the hand hid chips, then read surely as more whenever the hand left it, never as confirmed:
+    # no doubt, the larger total confirms in its turn (Pick 2, perfect observation, seed 9004: a $20 Ante confirmed $5)
+    t = ZoneTracker(stable_frames=3, removal_frames=3)
+    ante = [high(40)] * 4 + [high(25)] * 4 + [high(40), high(40), high(25)] * 3 + [high(40)] * 3
+    hand = {4, 5, 6, 7, 10, 13, 16}
+    changes = _run_covered(t, ante, "seat5.high", hand)
+    assert [(c.after.chip_total, c.after.uncertain) for c in changes] == [(40, False), (25, False), (40, False)]
 
 
 def test_a_payout_read_surely_as_more_for_a_moment_is_unsure_until_read_surely_again():
