@@ -308,8 +308,9 @@ class ZoneTracker:
                 zone.cand_hidden_room |= zo.chips_hidden_room
                 zone.cand_reach_into |= zo.chips_reach_into
             else:
-                zone.emptied = self._emptied_first(zone, sig)
                 first = self._resumed_first(zone, sig, frame)
+                # Contents read before the empty run they follow were there through it: the hand, not a take.
+                zone.emptied = self._emptied_first(zone, sig) if first == frame else None
                 if zone.cand_sig is not None and not self._loss_blips(zone, frame):
                     zone.prev_cand = (zone.cand_sig, zone.cand_first, frame)
                 zone.cand_sig, zone.cand_first, zone.cand_count, zone.cand_uncertain = sig, first, 1, int(uncertain)

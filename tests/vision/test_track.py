@@ -115,6 +115,13 @@ def test_chips_taken_away_and_others_put_down_within_the_removal_time_are_two_ch
     changes = _run(t, [won] * 5 + [{}] * 5 + [bet] * 4)
     got = [(c.frame, c.before.chip_total, c.after.chip_total) for c in changes]
     assert got == [(0, 0, 50), (5, 50, 0), (10, 0, 250)]
+    # the new chips read for a frame before the empty run were there through it: no take, one change (3 Card Monster
+    # set 11633, a pushed $20 Ante read $5 under the hand, $20 for a frame, nothing for three, then $20: reported as
+    # taken at the empty run and put down a frame before it, the push was called a loss)
+    t = ZoneTracker(stable_frames=3)
+    ante = lambda total: {"seat5.ante": ZoneObs(chips=[5] * (total // 5))}  # noqa: E731
+    changes = _run(t, [ante(5)] * 5 + [ante(20)] + [{}] * 3 + [ante(20)] * 4)
+    assert [(c.frame, c.before.chip_total, c.after.chip_total) for c in changes] == [(0, 0, 5), (5, 5, 20)]
 
 
 def test_a_stack_covered_briefly_and_seen_again_unchanged_is_no_change():
