@@ -942,11 +942,14 @@ class ZoneMapper:
             for o in visible:
                 if o.kind == "chip" and zones[o.stack] is not None:
                     obs[zones[o.stack]].chips.append(int(o.cls[5:]))
-            # A payout is the one stack a dealer may spread next to another: read partly, it is unsure.
+            # A payout is the one stack a dealer may spread next to another: read partly, it is unsure. Any other
+            # stack so read has a chip under another stack's, as `observe` finds by geometry (`_under_chip_room`).
             paid = {z.name for z in self.layout.zones_of("paid")}
             for st in self._stacks_under_objects(objs, hidden, scene, camera):
                 if zones[st] in paid and zones[st] in obs:
                     obs[zones[st]].chips_uncertain = obs[zones[st]].chips_doubt_other = True
+                elif zones[st] in obs:
+                    obs[zones[st]].chips_under_room = True
         return _sorted(obs)
 
     def _stacks_under_objects(self, objs: list, hidden: list[float], scene: Scene, camera: object) -> set[int]:

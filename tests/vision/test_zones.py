@@ -303,6 +303,20 @@ def test_a_stack_partly_under_another_stack_is_uncertain_not_under_the_hand():
     assert hand[za].chip_total == 200 and not hand[za].uncertain  # the hand moves on: not a doubt
 
 
+def test_a_wager_partly_under_another_stack_has_room_for_a_chip_unseen():
+    # King High, perfect observation, seed 11601 (48f4b8cc): seat 2's $40 Low, its $5 chip 0.81 under the $20 Suit
+    # placed against it a frame later, read $35; as `observe` has it, a chip of it may lie under that stack's chip
+    # (`chips_under_room`), so the tracker carries the $40 read as it was laid (`ZoneState.read_more`).
+    mapper, _ = _mapper("king-high")
+    low, suit = ChipStack([25, 5, 5, 5], 531.7, 534.8), ChipStack([5, 5, 5, 5], 569.2, 501.8)
+    zl, zs = mapper.stack_zone(np.array([[low.x, low.y], [suit.x, suit.y]]))
+    obs = mapper.observe_scene(Scene(chips=[low, suit]))
+    assert obs[zl].chip_total == 35 and obs[zl].chips_under_room and not obs[zl].uncertain
+    assert not obs[zs].chips_under_room
+    alone = mapper.observe_scene(Scene(chips=[low]))
+    assert alone[zl].chip_total == 40 and not alone[zl].chips_under_room
+
+
 def _detections_of(mapper: ZoneMapper, cam: Camera, stack: ChipStack, oracle, unsure: dict[int, float],
                    extra_mm: tuple[float, float] | None = None, extra_value: int = 1):
     """A perfect detector's boxes for one stack, with the chips in `unsure` (index -> confidence) read
