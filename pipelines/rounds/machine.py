@@ -622,9 +622,7 @@ class RoundMachine:
             if ws.outcome != "win" or p is None or _doubted(live, ws):
                 continue
             on_table = ws.inst.value_at(p.start)
-            if not (_as_rules_pay(net, ws, ws.paid) or (
-                    ws.key in net and ws.wager.amount > 0 and on_table > ws.wager.amount + 0.005
-                    and abs(ws.paid - net[ws.key] * on_table / ws.wager.amount) < 0.005)):
+            if not (_as_rules_pay(net, ws, ws.paid) or _as_rules_pay_on_raised(net, ws, on_table)):
                 continue
             end = ws.inst.end if ws.inst.end is not None else live.last + 1
             later = [n for n in live.notes if (f := _observation_frame(n, ws.inst.zone)) is not None
@@ -1032,6 +1030,14 @@ def _rules_net(expected: list[Settlement]) -> dict[tuple[int, str, int], float]:
 def _as_rules_pay(net: dict[tuple[int, str, int], float], ws: WagerSeen, amount: float) -> bool:
     """`amount` is exactly what the rules pay `ws` (`net` from `_rules_net`)."""
     return ws.key in net and abs(amount - net[ws.key]) < 0.005
+
+
+def _as_rules_pay_on_raised(net: dict[tuple[int, str, int], float], ws: WagerSeen, on_table: float) -> bool:
+    """`ws` was raised after its bets closed to `on_table` and paid exactly what the rules pay on that: their pay on
+    the locked amount, scaled (a wager pays at fixed odds)."""
+    locked = ws.wager.amount
+    return (ws.key in net and 0 < locked < on_table - 0.005
+            and abs(ws.paid - net[ws.key] * on_table / locked) < 0.005)
 
 
 def _reaches_only_into_bare_spots(inst: ChipInstance, live: LiveRound) -> bool:

@@ -21,8 +21,10 @@
   `uncertain`.
 - Each card keeps the back colour it showed most often (`ZoneState.backs`), also once turned face up.
 - A confirmed stack read confidently as other totals in `OUTREAD_MIN` of the last `RESTLESS_WINDOW` frames and
-  more often than as its own, none of them long enough to confirm, becomes uncertain
-  (`_unsteady`): chips counted now with it, now with its neighbour.
+  more often than as its own, the dealer's hand not over it (`covered`), none of them long enough to confirm,
+  becomes uncertain (`_unsteady`): chips counted now with it, now with its neighbour.
+- A confirmed payout read surely as more for a spell too short to confirm, then as confirmed again, becomes
+  uncertain (`_payout_read_larger_briefly`): a chip of it may go unseen in its other frames.
 - A run of loss readings, each too short to confirm, after a stack's spot first read empty is one blip: the
   removal keeps the date of the empty run it interrupted.
 - New chips read in most of the last `RESTLESS_WINDOW` frames without ever reading alike long enough to
@@ -66,7 +68,7 @@ REACHING_CHIPS = ("read with doubt: chips of it lie in another betting spot (two
                   "may read as one)")
 BRIEF_PAYOUT = ("read for a moment only, never alike long enough to confirm, then gone: a payout laid and taken "
                 "with its wager")
-PAYOUT_READ_MORE = ("read surely as {more} for a moment, more than it was confirmed as: a chip of it may have gone "
+PAYOUT_READ_LARGER = ("read surely as {more} for a moment, more than it was confirmed as: a chip of it may have gone "
                     "unseen in its other frames")
 UNSTEADY_STACK = (f"its stack read confidently as other totals in {OUTREAD_MIN} or more of the last {RESTLESS_WINDOW} "
                   "frames, more often than as its own (chips counted now with it, now with the stack beside it)")
@@ -281,7 +283,7 @@ class ZoneTracker:
         if brief:
             return brief
         if sig == zone.stable_sig:
-            more = self._payout_read_more(name, zone)
+            more = self._payout_read_larger_briefly(name, zone)
             zone.cand_sig = None
             if more is not None:
                 return [more]
@@ -344,7 +346,7 @@ class ZoneTracker:
         self._forget(zone, frame)
         return [*gone, *([change] if change is not None else [])]
 
-    def _payout_read_more(self, name: str, zone: _Zone) -> ZoneChange | None:
+    def _payout_read_larger_briefly(self, name: str, zone: _Zone) -> ZoneChange | None:
         """A payout confirmed and read again as confirmed after a spell, too short to confirm, read surely as more
         chips, in every frame of it: a chip of it may be missed in the other frames (a King High $200 High payout
         of two $100 chips lying almost one on the other, read as one box in five of the six frames it lay before
@@ -356,7 +358,7 @@ class ZoneTracker:
                 or cand[0] or steady[0] or not 0 < steady[1] < cand[1]):
             return None
         zone.sure_again = 0
-        doubted = replace(zone.stable, uncertain=True, doubt=PAYOUT_READ_MORE.format(more=f"{cand[1]:g}"))
+        doubted = replace(zone.stable, uncertain=True, doubt=PAYOUT_READ_LARGER.format(more=f"{cand[1]:g}"))
         change = ZoneChange(name, zone.cand_first, zone.stable, doubted)
         zone.stable = doubted
         return change
