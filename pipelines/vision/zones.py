@@ -946,10 +946,13 @@ class ZoneMapper:
             # stack so read has a chip under another stack's, as `observe` finds by geometry (`_under_chip_room`).
             paid = {z.name for z in self.layout.zones_of("paid")}
             for st in self._stacks_under_objects(objs, hidden, scene, camera):
-                if zones[st] in paid and zones[st] in obs:
-                    obs[zones[st]].chips_uncertain = obs[zones[st]].chips_doubt_other = True
-                elif zones[st] in obs:
-                    obs[zones[st]].chips_under_room = True
+                zo = obs.get(zones[st])  # a plain get: a stack not seen at all is no zone's reading
+                if zo is None:
+                    continue
+                if zones[st] in paid:
+                    zo.chips_uncertain = zo.chips_doubt_other = True
+                else:
+                    zo.chips_under_room = True
         return _sorted(obs)
 
     def _stacks_under_objects(self, objs: list, hidden: list[float], scene: Scene, camera: object) -> set[int]:

@@ -21,17 +21,12 @@ def _cards(*names: str | None, conf: float = 0.9, uncertain: bool = False) -> Zo
                                   confidence=conf, uncertain=uncertain) for i, n in enumerate(names)])
 
 
-def _run(tracker: ZoneTracker, frames: list[dict], occluded: dict[int, set[str]] | None = None):
+def _run(tracker: ZoneTracker, frames: list[dict], occluded: dict[int, set[str]] | None = None,
+         covered: dict[int, set[str]] | None = None):
     out = []
     for i, obs in enumerate(frames):
-        out += tracker.update(i, obs, (occluded or {}).get(i, set()))
+        out += tracker.update(i, obs, (occluded or {}).get(i, set()), (covered or {}).get(i, set()))
     return out
-
-
-def _run_covered(tracker: ZoneTracker, frames: list[dict], zone: str, hand_over: set[int]):
-    """`frames` with the dealer's hand over `zone` in the frames `hand_over` (`ZoneTracker.update(covered=...)`)."""
-    return [c for i, obs in enumerate(frames)
-            for c in tracker.update(i, obs, covered={zone} if i in hand_over else set())]
 
 
 def _run_from(tracker: ZoneTracker, start: int, frames: list[dict]):
@@ -199,14 +194,14 @@ def test_a_stack_read_surely_short_and_as_itself_only_with_doubt_is_unsure():
     # set 11613, a $10 Monster read $5 surely in six frames as the hand paid the Ante beside it)
     t = ZoneTracker(stable_frames=3)
     frames = [high(40)] * 6 + hand + [high(v, sure=v != 40) for v in flicker]
-    changes = _run_covered(t, frames, "seat5.high", set(range(6, len(frames))))
+    changes = _run(t, frames, covered={i: {"seat5.high"} for i in range(6, len(frames))})
     assert [(c.after.chip_total, c.after.uncertain) for c in changes] == [(40, False)]
     # confirmed short as the hand hid chips, then read surely as more whenever the hand left it, never as confirmed:
     # no doubt, the larger total confirms in its turn (Pick 2, perfect observation, seed 9004: a $20 Ante confirmed $5)
     t = ZoneTracker(stable_frames=3, removal_frames=3)
     ante = [high(40)] * 4 + [high(25)] * 4 + [high(40), high(40), high(25)] * 3 + [high(40)] * 3
     hand = {4, 5, 6, 7, 10, 13, 16}
-    changes = _run_covered(t, ante, "seat5.high", hand)
+    changes = _run(t, ante, covered={i: {"seat5.high"} for i in hand})
     assert [(c.after.chip_total, c.after.uncertain) for c in changes] == [(40, False), (25, False), (40, False)]
 
 
