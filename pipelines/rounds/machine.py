@@ -83,6 +83,9 @@ class LiveRound:
     # card area -> notes on its earlier doubtful readings, read confidently since but not yet with every card
     # dealt there in view (a hand over one of them): settled once they all are (RoundMachine._cards_sure)
     unsettled: dict[str, list[str]] = field(default_factory=dict)
+    laid_more: dict[str, float] = field(default_factory=dict)  # zone -> its total as laid (RoundMachine._laid_as)
+    # (frame, zone) of each stack read as its total as laid again, after it was confirmed as less (`laid_more`)
+    read_whole: list[tuple[int, str]] = field(default_factory=list)
 
     @property
     def slots(self) -> list[Slot]:
@@ -248,7 +251,12 @@ class RoundMachine:
             live.note(note)
             live.doubts[ch.zone] = ZoneDoubt(note, ch.before, self._cards_trace(live, ch.zone), earlier)
         if ref.area in ("bet", "paid"):
-            total = self._laid_as(live, ch) or ch.after.chip_total
+            laid = self._laid_as(live, ch)
+            if laid:
+                live.laid_more[ch.zone] = laid
+            elif ch.before.chip_total and abs(ch.after.chip_total - live.laid_more.get(ch.zone, -1.0)) < 0.005:
+                live.read_whole.append((ch.frame, ch.zone))
+            total = laid or ch.after.chip_total
             live.chips.setdefault(ch.zone, ChipZone(ch.zone)).update(ch.frame, total, ch.after.uncertain,
                                                                      ch.after.hidden_room, ch.after.first_read,
                                                                      ch.after.reach_into)
@@ -545,6 +553,7 @@ class RoundMachine:
         self._paid_wagers_read_later(seen, expected, live)
         self._doubt_stacks_read_unsure(seen, expected, live)
         self._doubt_rises_read_before_close(seen, live)
+        self._doubt_rises_as_stack_read_whole(seen, live)
         self._doubt_falls_read_before(seen, live)
         self._doubt_payout_read_with_wager(seen, exp_outcome, live)
         exp_order = {(x.seat, x.spot, x.hand): x.order for x in expected}
@@ -691,6 +700,27 @@ class RoundMachine:
                                            f"{ws.wager.amount:g}, but read so already at frame {first}: a chip of "
                                            "it may have been missed until then, or chips were added after bets "
                                            "closed")
+                    break
+
+    @staticmethod
+    def _doubt_rises_as_stack_read_whole(seen: list[WagerSeen], live: LiveRound) -> None:
+        """A wager that rose after it was locked, within a frame of a stack beside it being read whole again: one read
+        as less than it was laid once another stack lay against it (`_laid_as`). The two were read apart again, and
+        a chip of this one that lay hidden where they met may have come back into view with it; a past-post is not
+        claimed on that. (A King High $300 Suit, laid against a $40 High, read $200 surely from then while the High
+        read $35; both read whole again in the same frame, six frames before the Suit was taken: a $100 past-post
+        was claimed.) A wager raised while a stack beside it comes back from under the hand is no such thing: that
+        stack was read whole when laid."""
+        for ws in seen:
+            if not ws.inst.hidden_room:
+                continue
+            for f, after in ws.rises():
+                beside = next((z for g, z in live.read_whole if z != ws.inst.zone and abs(g - f) <= 1), None)
+                if beside is not None:
+                    _doubt_wager(live, ws, f"read as {after:g} from frame {f}, after it was locked at "
+                                           f"{ws.wager.amount:g}, just as {beside} beside it was read whole again: a "
+                                           "chip of it may have lain hidden where the two met, or chips were added "
+                                           "after bets closed")
                     break
 
     def _doubt_falls_read_before(self, seen: list[WagerSeen], live: LiveRound) -> None:
