@@ -46,6 +46,10 @@ from .zone_names import ZoneRef, parse_zone
 
 PAYOUT_LAG_S = 0.8  # a payout is first seen this long after it was placed (under the dealer's hand)
 SAME_TIME_S = 0.45  # settlements closer than this are in no visible order
+CHIPS_ADDED_S = 1.0  # a stack grows only with a hand over it (the `CoverLog`) at most this long before
+# A payout's short-lived peak reading held this long with no hand over its spot was no hand read as chips
+# (`RoundMachine._hand_over_peak`).
+PEAK_UNHANDED_S = 0.5
 TRANSIT_S = 0.5  # a stack in a paid spot no longer than this, as the payout lands beside it, was that payout in passing
 # A round first seen this soon after frames a live camera lost may have begun among them (the tracker dates a
 # change to the first frame it is seen, and confirms it over a few more).
@@ -400,7 +404,7 @@ class RoundMachine:
     def merge_chips(self, live: LiveRound) -> None:
         """One stack per spot per round: a stack that vanished and came back was only covered."""
         for z in live.chips.values():
-            z.merge_gaps(float("inf"))
+            z.merge_gaps(float("inf"), blip=REMNANT_S * self.fps)
 
     def _close(self, live: LiveRound) -> Round:
         self.merge_chips(live)
@@ -554,6 +558,7 @@ class RoundMachine:
         self._doubt_stacks_read_unsure(seen, expected, live)
         self._doubt_rises_read_before_close(seen, live)
         self._doubt_rises_as_stack_read_whole(seen, live)
+        self._doubt_payouts_grown_unhanded(seen, live)
         self._doubt_falls_read_before(seen, live)
         self._doubt_payout_read_with_wager(seen, exp_outcome, live)
         exp_order = {(x.seat, x.spot, x.hand): x.order for x in expected}
@@ -723,6 +728,31 @@ class RoundMachine:
                                            "after bets closed")
                     break
 
+    def _doubt_payouts_grown_unhanded(self, seen: list[WagerSeen], live: LiveRound) -> None:
+        """A payout read as more than it was first confirmed as, where nothing lay over its spot in the
+        `CHIPS_ADDED_S` before (`CoverLog`): chips are laid by a hand, so the growth is a box that is no chip, or a
+        chip the detector saw only now; the round is unsure rather than claiming either payout. (A 3 Card Monster
+        $402 Ante payout read so for 24 frames, then $902 surely for 20: a second box 0.8 of a step off its bottom
+        $100 chip, read as a $500, and a $500 overpay claimed.) A payout the hand adds to, or leaves in full after
+        laying it in part, grows as the hand leaves it: within `CHIPS_ADDED_S`."""
+        if self.cover is None:
+            return
+        for ws in seen:
+            p = ws.payout
+            if p is None:
+                continue
+            most = p.steps[0][1]
+            for f, total in p.steps[1:]:
+                if total > most + 0.005:
+                    hand = self.cover.last_covered_before(p.zone, f + 1)
+                    if hand is None or hand < f - CHIPS_ADDED_S * self.fps:
+                        _doubt_wager(live, ws, f"payout read as {total:g} from frame {f}, more than the {most:g} it "
+                                               f"was read as from frame {p.start}, with no hand over it since "
+                                               f"{'it was laid' if hand is None else f'frame {hand}'}: a box read "
+                                               "in it may be no chip")
+                        break
+                most = max(most, total)
+
     def _doubt_falls_read_before(self, seen: list[WagerSeen], live: LiveRound) -> None:
         """A wager that fell after it was locked to a total it had already been read as, after the lock and a while
         before the fall (`FALL_READ_BEFORE_S` or more): it was read by turns as both, so the fall is the
@@ -773,20 +803,23 @@ class RoundMachine:
         longer = [i for i in range(top + 1, len(held)) if held[i][0] < p.peak and held[i][1] > held[top][1]]
         return p.steps[top + 1][0] if longer else None
 
-    @staticmethod
-    def _payouts_shrunk(seen: list[WagerSeen], expected: list[Settlement], live: LiveRound) -> None:
+    def _payouts_shrunk(self, seen: list[WagerSeen], expected: list[Settlement], live: LiveRound) -> None:
         """A payout read lower after a short-lived peak (`_payout_shrank`) is what it was read as after, where that is
         exactly what the rules pay: the peak is then the dealer's hand over it, read as chips, and for it to be the
         payout the dealer would have had to overpay and the lasting reading miss just the overpayment. Otherwise one
         of the two readings is wrong, and the round says so. (A 3 Card Monster $10 Monster payout read $100 for
         three frames as the hand left it and the wager beside it was out of view, then $10 for 26 frames; on the
-        thirty-ninth and fortieth sessions' fresh sets the lasting reading was right in each of three such.)"""
+        thirty-ninth and fortieth sessions' fresh sets the lasting reading was right in each of three such.) Where
+        the cover log says the hand had left the spot `PEAK_UNHANDED_S` or more before the peak fell
+        (`_hand_over_peak`), the peak was no hand: a High Tie $450 Side payout, the dealer paying a past-posted $9
+        at 50 to 1, read so for 11 frames after the hand left, then $250 (what the rules pay on the $5 locked) as
+        two of its $100 chips were read with the wager and not at all; the round said $250 was paid."""
         net = _rules_net(expected)
         for ws in seen:
             if ws.shrank_at is None or ws.payout is None:
                 continue
             later = ws.payout.value_at(ws.shrank_at)
-            if _as_rules_pay(net, ws, later):
+            if _as_rules_pay(net, ws, later) and self._hand_over_peak(ws.payout, ws.shrank_at):
                 live.note(f"inferred: {_about(ws)}: payout read as {ws.paid:g} only until frame {ws.shrank_at}, then "
                           f"as {later:g}, what the rules pay, until it was taken: the first reading was the dealer's "
                           "hand over it")
@@ -795,6 +828,15 @@ class RoundMachine:
                 _doubt_wager(live, ws, f"payout read as {ws.paid:g} only until frame {ws.shrank_at}, then as "
                                        f"{later:g} until it was taken: a laid payout does not shrink, so one of the "
                                        "two readings is wrong")
+
+    def _hand_over_peak(self, p: ChipInstance, fell: int) -> bool:
+        """Whether the dealer's hand was over the payout's spot (`CoverLog`) until less than `PEAK_UNHANDED_S` before
+        its peak reading fell, at `fell`; True where that is not known (no cover log)."""
+        if self.cover is None:
+            return True
+        top = next(f for f, total in p.steps if total == p.peak)
+        hand = self.cover.last_covered_before(p.zone, fell)
+        return hand is not None and fell - max(hand + 1, top) < PEAK_UNHANDED_S * self.fps
 
     def _wager_moved_with_payout(self, ws: WagerSeen, p: ChipInstance) -> int | None:
         """A payout laid against its wager forms one row with it, and the line between the two zones falls

@@ -152,6 +152,12 @@ class ChipInstance:
         return out
 
 
+def _seen_in_part(gone: ChipInstance, inst: ChipInstance, blip: float) -> bool:
+    """`inst`, read as less than `gone` last was, for no more than `blip` frames once `gone` went: part of it."""
+    return (gone.end is not None and inst.end is not None and inst.end - inst.start <= blip
+            and inst.peak < gone.steps[-1][1] - 0.005)
+
+
 @dataclass
 class ChipZone:
     name: str
@@ -191,13 +197,22 @@ class ChipZone:
         if cur is not None:
             cur.doubtful.discard(cur.steps[-1][0])
 
-    def merge_gaps(self, max_gap: float) -> None:
-        """Join a stack that vanished and came back within `max_gap` frames: it was covered, not taken."""
+    def merge_gaps(self, max_gap: float, blip: float = 0.0) -> None:
+        """Join a stack that vanished and came back within `max_gap` frames: it was covered, not taken. A stack
+        read between the two for no more than `blip` frames, and less than the one that went, was that one seen in
+        part under the hand: it joins them (a 3 Card Monster $250 Ante payout read $50 for four frames under the
+        hand paying the Play beside it, then $250 again: taken for a second payout, it matched no wager)."""
         merged: list[ChipInstance] = []
-        for inst in self.instances:
+        rest = list(self.instances)
+        while rest:
+            inst = rest.pop(0)
             prev = merged[-1] if merged else None
             if prev is not None and prev.continued_by(inst) and inst.start - prev.end <= max_gap:
                 prev.absorb(inst)
+            elif prev is not None and rest and _seen_in_part(prev, inst, blip) and prev.continued_by(rest[0]) \
+                    and rest[0].start - prev.end <= max_gap:
+                prev.absorb(inst)
+                prev.absorb(rest.pop(0))
             else:
                 merged.append(inst)
         self.instances = merged

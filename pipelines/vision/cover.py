@@ -106,6 +106,10 @@ class CoverLog:
             self._frames = self._frames[bisect.bisect_left(self._frames, frame - self.keep_frames):]
             self._pruned = frame
 
+    def last_covered_before(self, zone: str, frame: int) -> int | None:
+        """The last frame before `frame` something lay over `zone`; None if nothing did (that is kept)."""
+        return self._covered.last_before(zone, frame)
+
     def laid_within(self, zone: str, shown: int) -> tuple[int, int] | None:
         """(first, last) frames a stack first seen in `zone` at `shown` was laid within: the spell the zone was
         covered that ended as it showed (no frame analysed between), where the zone was bare until that spell

@@ -15,6 +15,7 @@ from pipelines.rounds.perfect import rounds_from_scenes
 from pipelines.rounds.registry import machine_for
 from pipelines.sim.camera import Camera
 from pipelines.sim.session import script_session
+from pipelines.vision.cover import COVERED_FROM, CoverLog
 from pipelines.vision.observe import FrameObs
 from pipelines.vision.track import ZoneTracker
 from pipelines.vision.zones import ZoneMapper
@@ -63,13 +64,23 @@ def perfect_path(game: str, setup) -> tuple[ZoneMapper, ZoneTracker, object]:
     return mapper, tracker, machine_for(game, "T1", settings, fps=10.0)
 
 
-def rounds_with_edited_observations(game: str, scripted, setup, edit: Callable[[int, FrameObs], None]) -> list:
+def rounds_with_edited_observations(game: str, scripted, setup, edit: Callable[[int, FrameObs], None],
+                                    hand: Callable[[int, set[str]], None] | None = None) -> list:
     """The session's rounds through the perfect observation, each frame's observation first passed to
-    `edit(frame, obs)` to change in place (a misread card, a chip gone under a card), as the video has it."""
+    `edit(frame, obs)` to change in place (a misread card, a chip gone under a card), as the video has it. With
+    `hand`, the machine also knows where the dealer's hand lay (a `CoverLog`, as `rounds_from_scenes` keeps it),
+    each frame's covered zones first passed to `hand(frame, covered)` to change in place."""
     mapper, tracker, machine = perfect_path(game, setup)
+    cover = CoverLog()
+    if hand is not None:
+        machine = machine_for(game, "T1", setup[2], fps=10.0, cover=cover)
     got = []
     for frame, scene in enumerate(s for r in scripted for s in r.scenes):
         obs = mapper.observe_scene(scene)
         edit(frame, obs)
-        got += machine.feed(tracker.update(frame, obs))
+        if hand is not None:
+            covered = {z for z, share in mapper.occluded_fractions(scene).items() if share >= COVERED_FROM}
+            hand(frame, covered)
+            cover.add(frame, covered, ())
+        got += machine.feed(tracker.update(frame, obs, covered=covered if hand is not None else set()))
     return got + machine.finish()

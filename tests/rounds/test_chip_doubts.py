@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from pipelines.rounds.timeline import ChipZone
 
 
@@ -91,18 +93,23 @@ def test_a_payout_doubted_only_for_reaching_into_spots_that_held_no_stack_is_no_
     assert "read with doubt at frame 578" in note
 
 
-def _shrunk(later: float) -> tuple[float, list[str]]:
-    """A 3 Card Monster $5 Monster wager won at 2-1: its payout read $100 for three frames as the hand left it,
-    then `later` until it was taken. (What it is taken as paying, the round's notes.)"""
+def _shrunk(later: float, peak_frames: int = 3, cover: bool = False) -> tuple[float, list[str]]:
+    """A 3 Card Monster $5 Monster wager won at 2-1: its payout read $100 for `peak_frames` frames as the hand left
+    it, then `later` until it was taken. With `cover`, the machine knows the hand left the spot as the $100 was
+    first read. (What it is taken as paying, the round's notes.)"""
     from pipelines.games.round import Wager
     from pipelines.games.settlement import Settlement
     from pipelines.rounds.machine import LiveRound, WagerSeen
     from pipelines.rounds.three_card_monster import ThreeCardMonsterMachine
     from pipelines.rounds.timeline import ChipInstance
+    from pipelines.vision.cover import CoverLog
 
-    m = ThreeCardMonsterMachine("T1")
+    log = CoverLog()
+    for frame in range(370, 430):
+        log.add(frame, {"seat2.monster.paid"} if frame < 387 else set(), ())
+    m = ThreeCardMonsterMachine("T1", cover=log if cover else None)
     live = LiveRound(start=0, last=500)
-    payout = ChipInstance("seat2.monster.paid", 387, [(387, 100.0), (390, later)], end=416)
+    payout = ChipInstance("seat2.monster.paid", 387, [(387, 100.0), (387 + peak_frames, later)], end=416)
     w = Wager(seat=2, spot="monster", hand=0, amount=5.0)
     ws = WagerSeen(w, ChipInstance("seat2.monster", 110, [(110, 5.0)], end=416), 200, "seat2.monster.paid",
                    outcome="win", paid=100.0, payout=payout, shrank_at=m._payout_shrank(payout, live))
@@ -119,3 +126,13 @@ def test_a_payout_read_lower_after_a_brief_peak_is_the_lower_reading_where_that_
     # lower, but not what the rules pay: one of the two readings is wrong, and the round says so
     paid, (note,) = _shrunk(20.0)
     assert paid == 100.0 and "a laid payout does not shrink" in note and not note.startswith("inferred")
+
+
+@pytest.mark.parametrize("peak_frames", [3, 12])
+def test_a_peak_read_long_after_the_hand_left_is_no_hand(peak_frames):
+    # LL, High Tie 11742 fd16367e: a $450 Side payout read so for 11 frames after the hand left it, then $250, what
+    # the rules pay on the locked wager: the $450 was taken for the hand, and the round said $250 was paid.
+    paid, notes = _shrunk(10.0, peak_frames, cover=True)
+    brief = peak_frames < 5  # PEAK_UNHANDED_S at the machine's 10 frames/s
+    assert paid == (10.0 if brief else 100.0)
+    assert notes[0].startswith("inferred: ") == brief and ("a laid payout does not shrink" in notes[0]) != brief

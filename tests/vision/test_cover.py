@@ -68,3 +68,12 @@ def test_a_stack_was_taken_before_its_spot_was_next_bare() -> None:
     assert log.taken_within("a", 35) == (33, 35)  # under the hand at 33, just before
     assert log.taken_within("a", 32) == (30, 34)  # read as gone only after the hand came over it: from then
     assert log.taken_within("b", 30) is None  # never seen bare
+
+
+def test_the_last_frame_a_spot_was_covered_before_a_frame() -> None:
+    log = _log([(10, {"a"}, set()), (11, {"a"}, set()), (12, set(), set()), (13, set(), set()), (14, {"a"}, set()),
+                (15, set(), set())])
+    assert log.last_covered_before("a", 14) == 11
+    assert log.last_covered_before("a", 20) == 14
+    assert log.last_covered_before("a", 10) is None  # nothing over it before then
+    assert log.last_covered_before("b", 20) is None
