@@ -153,9 +153,10 @@ class ChipInstance:
 
 
 def _seen_in_part(gone: ChipInstance, inst: ChipInstance, blip: float) -> bool:
-    """`inst`, read as less than `gone` last was, for no more than `blip` frames once `gone` went: part of it."""
-    return (gone.end is not None and inst.end is not None and inst.end - inst.start <= blip
-            and inst.peak < gone.steps[-1][1] - 0.005)
+    """`inst`, read as less than `gone` last was, within `blip` frames of `gone` going and for no more than `blip`
+    frames: part of it."""
+    return (gone.end is not None and inst.end is not None and 0 <= inst.start - gone.end <= blip
+            and inst.end - inst.start <= blip and inst.peak < gone.steps[-1][1] - 0.005)
 
 
 @dataclass
