@@ -65,7 +65,8 @@ FALL_READ_BEFORE_S = 1.0
 # it was taken; King High: a $20 High Run read $15 from nine frames before its payout).
 FALL_HELD_S = 2.0
 # A stack on a spot no longer than this, less than the one gone from it at most this long before, was that one seen
-# in part as a hand left it: a wager taken after bets closed (`_drop_remnants`), or a payout (`_remnant_of`).
+# in part as a hand left it (`ChipInstance.remnant_of`): a wager taken after bets closed (`_drop_remnants`), a payout
+# (`_settle`), or one between two spells under the hand (`ChipZone.merge_gaps`).
 REMNANT_S = 1.0
 BESIDE_CARDS_MM = 25.0  # a betting spot this close to its seat's card area has chips on the cards' edge
 DEFAULT_SESSION_START = datetime(2025, 1, 6, 20, 0, 0, tzinfo=UTC)  # the simulator's session start
@@ -486,18 +487,12 @@ class RoundMachine:
         for inst in zone.instances:
             prev = kept[-1] if kept else None
             if (prev is not None and prev.end is not None and any(prev.start <= c <= prev.end for c in closes)
-                    and self._remnant_of(inst, prev)):
+                    and inst.remnant_of(prev, REMNANT_S * self.fps)):
                 live.note(f"inferred: the {inst.peak:g} seen in {name} from frame {inst.start} to {inst.end} was the "
                           f"stack taken from it at frame {prev.end}, seen in part under the hand")
                 continue
             kept.append(inst)
         zone.instances = kept
-
-    def _remnant_of(self, inst: ChipInstance, prev: ChipInstance) -> bool:
-        """`inst` was seen no longer than `REMNANT_S`, from at most that long after `prev`, the stack before it on
-        its spot, went, and read less than `prev` last did: `prev` seen in part as a hand left it."""
-        return (prev.end is not None and inst.end is not None and 0 <= inst.start - prev.end <= REMNANT_S * self.fps
-                and inst.end - inst.start <= REMNANT_S * self.fps and inst.peak < prev.steps[-1][1] - 0.005)
 
     def _settle(self, live: LiveRound, rnd: Round, seen: list[WagerSeen], closes: list[int]) -> None:
         used: set[int] = set()
@@ -538,7 +533,7 @@ class RoundMachine:
                 if laid is not None:
                     live.note(f"inferred: the stack seen in {name} from frame {p.start} to {p.end} was the payout "
                               f"being laid in {laid}")
-                elif before is not None and id(before) in used and self._remnant_of(p, before):
+                elif before is not None and id(before) in used and p.remnant_of(before, REMNANT_S * self.fps):
                     # A hand over a payout splits it in two on the tracker; what shows as the hand leaves may be
                     # only part of it, the rest under the hand or under another payout laid against it.
                     live.note(f"inferred: the {p.peak:g} seen in {name} from frame {p.start} to {p.end} was the "

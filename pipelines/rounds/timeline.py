@@ -93,6 +93,12 @@ class ChipInstance:
             else:
                 del self.reached[kept[0]]  # doubted for more than its reach
 
+    def remnant_of(self, gone: ChipInstance, within: float) -> bool:
+        """This stack was seen no longer than `within` frames, from at most that long after `gone`, the stack before
+        it on its spot, went, and read less than `gone` last did: `gone` seen in part as a hand left it."""
+        return (gone.end is not None and self.end is not None and 0 <= self.start - gone.end <= within
+                and self.end - self.start <= within and self.peak < gone.steps[-1][1] - 0.005)
+
     def continued_by(self, later: ChipInstance) -> bool:
         """`later` may be this stack seen again after it was covered: it is read, at its most, as at least half of
         the least this stack was read as. (A $1 chip read for three frames in a Play spot after its $30 was
@@ -152,13 +158,6 @@ class ChipInstance:
         return out
 
 
-def _seen_in_part(gone: ChipInstance, inst: ChipInstance, blip: float) -> bool:
-    """`inst`, read as less than `gone` last was, within `blip` frames of `gone` going and for no more than `blip`
-    frames: part of it."""
-    return (gone.end is not None and inst.end is not None and 0 <= inst.start - gone.end <= blip
-            and inst.end - inst.start <= blip and inst.peak < gone.steps[-1][1] - 0.005)
-
-
 @dataclass
 class ChipZone:
     name: str
@@ -210,7 +209,7 @@ class ChipZone:
             prev = merged[-1] if merged else None
             if prev is not None and prev.continued_by(inst) and inst.start - prev.end <= max_gap:
                 prev.absorb(inst)
-            elif prev is not None and rest and _seen_in_part(prev, inst, blip) and prev.continued_by(rest[0]) \
+            elif prev is not None and rest and inst.remnant_of(prev, blip) and prev.continued_by(rest[0]) \
                     and rest[0].start - prev.end <= max_gap:
                 prev.absorb(inst)
                 prev.absorb(rest.pop(0))

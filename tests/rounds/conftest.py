@@ -78,9 +78,10 @@ def rounds_with_edited_observations(game: str, scripted, setup, edit: Callable[[
     for frame, scene in enumerate(s for r in scripted for s in r.scenes):
         obs = mapper.observe_scene(scene)
         edit(frame, obs)
+        covered: set[str] = set()
         if hand is not None:
             covered = {z for z, share in mapper.occluded_fractions(scene).items() if share >= COVERED_FROM}
             hand(frame, covered)
             cover.add(frame, covered, ())
-        got += machine.feed(tracker.update(frame, obs, covered=covered if hand is not None else set()))
+        got += machine.feed(tracker.update(frame, obs, covered=covered))
     return got + machine.finish()

@@ -1,5 +1,5 @@
 """A payout seen in part for a moment after a hand over it, as its wager is taken, is that payout, not a second one
-matching no wager; one that stays is another stack, and the round says so (`RoundMachine._remnant_of`). So is one
+matching no wager; one that stays is another stack, and the round says so (`ChipInstance.remnant_of`). So is one
 seen in part for a moment between two spells under the hand, after which it is read whole again
 (`ChipZone.merge_gaps`)."""
 
