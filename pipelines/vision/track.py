@@ -10,9 +10,9 @@
   away and others put down: reported as the spot emptied, then filled, not as one stack changing.
 - Cards are followed by position within their zone; a card's identity is the majority of its confident
   readings over all frames (ties keep the earlier answer), so one misread frame changes nothing; once a
-  card has readings at `card_sure_conf` or above, only those count; one read as two identities and never at
-  `card_sure_conf` is not known (its state is uncertain). When a confirmed card's majority identity
-  changes later, that is reported as a change too.
+  card has readings at `card_sure_conf` or above, only those count, and once it has readings at `CERTAIN_CARD_CONF`
+  that agree, only those; one read as two identities and never at `card_sure_conf` is not known (its state is
+  uncertain). When a confirmed card's majority identity changes later, that is reported as a change too.
 - Uncertain observations (below the detector's confidence) make the state `uncertain` unless it was also
   seen confidently: new contents confirm as certain once `stable_frames` of their frames were confident,
   and wait up to `stable_frames` more frames for that before they confirm as uncertain (the change is
@@ -57,6 +57,10 @@ STEADY_SHARE = 0.25
 # A confirmed stack read confidently as another total in this many of the last RESTLESS_WINDOW frames, and more often
 # than as its own, the dealer's hand not over it, is unsteady (`_unsteady`).
 OUTREAD_MIN = 6
+# A card reading at or above this is right 99.9 % of the time, one between `card_sure_conf` (0.9) and this 81 %
+# (benchmarks/card_calibration.py on nine fresh video sets, the dealer's hands and fans half covering cards): where a
+# card's readings at this agree, only they decide it (`_CardTrack.pool`).
+CERTAIN_CARD_CONF = 0.995
 BRIEF_FRAMES = 4  # a payout spot read as holding chips this many frames running, then empty, held a payout
 Signature = tuple[tuple[tuple[int, bool], ...], float]  # ((track id, face up) in table order, chip total)
 # Why a state is uncertain, in the words a round's note gives a reviewer (`ZoneState.doubt`).
@@ -81,6 +85,7 @@ class _CardTrack:
     y: float
     votes: Counter = field(default_factory=Counter)
     sure: Counter = field(default_factory=Counter)  # the readings at or above the tracker's card_sure_conf
+    certain: Counter = field(default_factory=Counter)  # the readings at or above CERTAIN_CARD_CONF
     backs: Counter = field(default_factory=Counter)
     identity: str | None = None
     flips: int = 0  # times the majority identity changed from one card to another
@@ -90,8 +95,15 @@ class _CardTrack:
 
     @property
     def pool(self) -> Counter:
-        """The readings the identity is the majority of: the sure ones once there are any, so readings below
-        `card_sure_conf` never overturn a sure one (a half-covered card read as another at 0.6 for a few frames)."""
+        """The readings the identity is the majority of: the certain ones (`CERTAIN_CARD_CONF`) where one identity
+        holds `CLEAR_SHARE` of them, else the sure ones once there are any, so readings below `card_sure_conf`
+        never overturn a sure one (a half-covered card read as another at 0.6 for a few frames), nor sure ones
+        below certain the certain ones (a fan's first card, its index half under the next card, read as Qs at 1.0
+        and as Qc at 0.9-0.98 by turns; a Ts under the dealer's fingers read as 9s at 0.95-0.99). Certain readings
+        that disagree say no more than the sure ones (a Qs read as Qc at 0.996+ five times, as Qs twice)."""
+        certain = self.certain
+        if certain and max(certain.values()) >= CLEAR_SHARE * sum(certain.values()):
+            return certain
         return self.sure or self.votes
 
     def vote(self, c: CardObs, min_conf: float, swap_after: int, sure_conf: float = 1.0) -> None:
@@ -100,14 +112,18 @@ class _CardTrack:
             last = list(self.recent)[-swap_after:]
             swapped = self.identity is not None and len(last) == swap_after and set(last) == {c.card} != {self.identity}
             if swapped:
-                self.votes, self.sure = Counter(), Counter()  # read as the same other card many times running:
-                self.identity = None  # it was swapped, or a hand hides a pip for as long (a 5 read as a 4):
-                self.unconfirmed = swap_after  # not known until read as it that often again (held-out video)
+                # Read as the same other card many times running: it was swapped, or a hand hides a pip for as long
+                # (a 5 read as a 4): not known until read as it that often again (held-out video).
+                self.votes, self.sure, self.certain = Counter(), Counter(), Counter()
+                self.identity = None
+                self.unconfirmed = swap_after
             elif self.unconfirmed and c.card == self.identity:
                 self.unconfirmed -= 1
             self.votes[c.card] += 1
             if c.confidence >= sure_conf:
                 self.sure[c.card] += 1
+            if c.confidence >= CERTAIN_CARD_CONF:
+                self.certain[c.card] += 1
             pool = self.pool
             top = max(pool.values())
             if self.identity is None or pool[self.identity] < top:  # ties keep the earlier answer
