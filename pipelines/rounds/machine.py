@@ -264,7 +264,7 @@ class RoundMachine:
             total = laid or ch.after.chip_total
             live.chips.setdefault(ch.zone, ChipZone(ch.zone)).update(ch.frame, total, ch.after.uncertain,
                                                                      ch.after.hidden_room, ch.after.first_read,
-                                                                     ch.after.reach_into)
+                                                                     ch.after.reach_into, ch.after.read_surely)
         if ref.area in ("cards", "dealer", "board") and ref.sub not in ("tray", "shoe"):
             state = self.card_state(ref, ch.after)
             zone = live.cards.setdefault(ch.zone, CardZone(ch.zone))
@@ -894,6 +894,11 @@ class RoundMachine:
                                        f"beside it read as {ws.inst.value_at(ws.hidden_at):g} from frame "
                                        f"{ws.hidden_at}: the payout may lie over the wager's top chip, hiding a "
                                        "chip of each")
+            elif short and ws.payout is not None and ws.payout.hidden_room and _read_surely_as_rules_pay(net, ws):
+                live.note(f"inferred: {_about(ws)}: payout read as {ws.paid:g}, less than the rules pay, where a chip "
+                          f"of it could lie unseen, but read surely as {net[ws.key]:g}, what the rules pay, as it "
+                          "was laid")
+                ws.paid = net[ws.key]
             elif short and (ws.payout is None or ws.payout.hidden_room):
                 _doubt_wager(live, ws, f"payout read as {ws.paid:g}, less than the rules pay, where a chip of it "
                                        "could lie unseen (over a card's edge, under another stack's chip, or at "
@@ -1097,6 +1102,12 @@ def _rules_net(expected: list[Settlement]) -> dict[tuple[int, str, int], float]:
 def _as_rules_pay(net: dict[tuple[int, str, int], float], ws: WagerSeen, amount: float) -> bool:
     """`amount` is exactly what the rules pay `ws` (`net` from `_rules_net`)."""
     return ws.key in net and abs(amount - net[ws.key]) < 0.005
+
+
+def _read_surely_as_rules_pay(net: dict[tuple[int, str, int], float], ws: WagerSeen) -> bool:
+    """`ws`'s payout was read confidently as exactly what the rules pay before it was confirmed as less
+    (`ChipInstance.read_surely`)."""
+    return ws.payout is not None and any(_as_rules_pay(net, ws, total) for total in ws.payout.read_surely)
 
 
 def _as_rules_pay_on_raised(net: dict[tuple[int, str, int], float], ws: WagerSeen, on_table: float) -> bool:

@@ -72,6 +72,7 @@ class ChipInstance:
     first_read: dict[int, int] = field(default_factory=dict)  # step frame -> its total first read (`ZoneState`)
     # doubtful step frame -> the other betting spots chips of it lay in, where that was its only doubt (`ZoneState`)
     reached: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    read_surely: set[float] = field(default_factory=set)  # totals read confidently before a step confirmed
 
     @property
     def uncertain(self) -> bool:
@@ -116,6 +117,7 @@ class ChipInstance:
         self.hidden += later.hidden
         self.first_read |= later.first_read
         self.reached |= later.reached
+        self.read_surely |= later.read_surely
 
     def split_at(self, frame: int) -> ChipInstance:
         """End this stack at `frame` and return the rest as a new stack placed then with the total read then."""
@@ -170,10 +172,12 @@ class ChipZone:
         return None
 
     def update(self, frame: int, total: float, uncertain: bool, hidden_room: bool = True,
-               first_read: int | None = None, reach_into: tuple[str, ...] = ()) -> None:
+               first_read: int | None = None, reach_into: tuple[str, ...] = (),
+               read_surely: tuple[float, ...] = ()) -> None:
         """A confirmed total; `hidden_room`: a chip of it missed could lie unseen (over a card's edge, under another
         stack's chip, or at the end of a payout lying off its spot's centre); `first_read`: the frame that total was
-        first read; `reach_into`: the other betting spots chips of it lay in, where that is its only doubt."""
+        first read; `reach_into`: the other betting spots chips of it lay in, where that is its only doubt;
+        `read_surely`: the totals read confidently on the spot before it was confirmed."""
         cur = self.current
         if total > 0:
             if cur is None:
@@ -188,6 +192,7 @@ class ChipZone:
                     cur.reached[frame] = reach_into
             if first_read is not None:
                 cur.first_read[frame] = first_read
+            cur.read_surely |= set(read_surely)
         elif cur is not None:
             cur.end = frame
 

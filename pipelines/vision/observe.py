@@ -89,6 +89,10 @@ class ZoneState:
     # Chips only, confirmed as read with doubt only because chips of it lie in other betting spots: those spots, in
     # any frame that confirmed it (`ZoneObs.chips_reach_into`); else (). Not part of the contents.
     reach_into: tuple[str, ...] = field(default=(), compare=False)
+    # Chips only: every total read confidently since the spot last read empty, up to the frame that confirmed it
+    # (`ZoneTracker._read_surely`); a payout half under another stack may be read whole only as it is laid. Not part
+    # of the contents.
+    read_surely: tuple[float, ...] = field(default=(), compare=False)
 
     @property
     def empty(self) -> bool:

@@ -345,7 +345,8 @@ class ZoneTracker:
                 after = replace(self._state(zone, sig, sure < need, why), hidden_room=zone.cand_hidden_room,
                                 reach_into=reached,
                                 read_more=self._read_more(zone, sig, zo),
-                                first_read=None if sig[0] else zone.since_empty.get(sig[1], [None])[0])
+                                first_read=None if sig[0] else zone.since_empty.get(sig[1], [None])[0],
+                                read_surely=() if sig[0] else self._read_surely(zone))
                 if zone.emptied is not None:  # taken away, then other chips put down
                     gone.append(ZoneChange(name, zone.emptied, zone.stable, ZoneState()))
                     zone.stable = ZoneState()
@@ -480,6 +481,11 @@ class ZoneTracker:
         first = zone.since_empty.get(sig[1], [0])[0]
         larger = {total: sure for total, (_, sure) in zone.since_empty.items() if total > sig[1] + 0.005 and sure >= 0}
         return max(larger) if larger and max(larger.values()) < first else 0.0
+
+    @staticmethod
+    def _read_surely(zone: _Zone) -> tuple[float, ...]:
+        """The chip totals read confidently since the spot last read empty (`ZoneState.read_surely`)."""
+        return tuple(sorted(total for total, (_, sure) in zone.since_empty.items() if sure >= 0))
 
     @staticmethod
     def _settle_on(zone: _Zone, sig: Signature, state: ZoneState) -> None:

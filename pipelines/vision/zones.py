@@ -942,17 +942,16 @@ class ZoneMapper:
             for o in visible:
                 if o.kind == "chip" and zones[o.stack] is not None:
                     obs[zones[o.stack]].chips.append(int(o.cls[5:]))
-            # A payout is the one stack a dealer may spread next to another: read partly, it is unsure. Any other
-            # stack so read has a chip under another stack's, as `observe` finds by geometry (`_under_chip_room`).
+            # A payout is the one stack a dealer may spread next to another: read partly, it is unsure. Any stack so
+            # read has a chip under another stack's, as `observe` finds by geometry (`_under_chip_room`).
             paid = {z.name for z in self.layout.zones_of("paid")}
             for st in self._stacks_under_objects(objs, hidden, scene, camera):
                 zo = obs.get(zones[st])  # a plain get: a stack not seen at all is no zone's reading
                 if zo is None:
                     continue
+                zo.chips_under_room = True
                 if zones[st] in paid:
                     zo.chips_uncertain = zo.chips_doubt_other = True
-                else:
-                    zo.chips_under_room = True
         return _sorted(obs)
 
     def _stacks_under_objects(self, objs: list, hidden: list[float], scene: Scene, camera: object) -> set[int]:

@@ -13,13 +13,15 @@ from pipelines.rounds.timeline import ChipInstance
 
 
 def _short_payout(m: RoundMachine, spot: str, paid: float, rules_pay: float = 30.0,
-                  room: bool = True) -> tuple[bool, list[str]]:
+                  room: bool = True, read_surely: set[float] | None = None) -> tuple[bool, list[str]]:
     """Seat 2's $30 `spot` wager won; its payout was read as `paid` and never moved its wager's reading; `room`:
-    a chip of the payout missed could have lain unseen."""
+    a chip of the payout missed could have lain unseen; `read_surely`: the totals it was read as confidently before
+    it was confirmed."""
     w = Wager(seat=2, spot=spot, hand=0, amount=30.0)
     ws = WagerSeen(w, ChipInstance(f"seat2.{spot}", 0, [(0, 30.0)]), 5, f"seat2.{spot}.paid", outcome="win",
                    paid=paid)
-    ws.payout = ChipInstance(f"seat2.{spot}.paid", 100, [(100, paid)], hidden_room=room)
+    ws.payout = ChipInstance(f"seat2.{spot}.paid", 100, [(100, paid)], hidden_room=room,
+                             read_surely=set(read_surely or ()))
     live = LiveRound(start=0)
     rule = Settlement(seat=2, spot=spot, hand=0, wagered=30.0, amount=30.0, outcome="win", net=rules_pay,
                       line=spot, order=1, rule="test")
@@ -43,3 +45,22 @@ def test_a_payout_as_the_rules_pay_or_with_nowhere_to_hide_a_chip_stands() -> No
     # all of it in view: the short pay stands, to be flagged
     assert _short_payout(ThreeCardMonsterMachine("T1"), "ante", paid=5.0, room=False) == (False, [])
     assert _short_payout(Pick2PokerMachine("T1"), "play", paid=5.0, room=False) == (False, [])
+
+
+def test_a_short_payout_read_surely_as_the_rules_pay_as_it_was_laid_is_that() -> None:
+    # King High, fresh video (set 11821): a $3 High payout of three $1 chips read so surely as it was laid, then $2
+    # for good, the third chip under another stack's; the round said it was unsure of a $1 short pay that was none.
+    m = ThreeCardMonsterMachine("T1")
+    w = Wager(seat=2, spot="ante", hand=0, amount=30.0)
+    ws = WagerSeen(w, ChipInstance("seat2.ante", 0, [(0, 30.0)]), 5, "seat2.ante.paid", outcome="win", paid=25.0)
+    ws.payout = ChipInstance("seat2.ante.paid", 100, [(100, 25.0)], read_surely={5.0, 25.0, 30.0})
+    live = LiveRound(start=0)
+    rule = Settlement(seat=2, spot="ante", hand=0, wagered=30.0, amount=30.0, outcome="win", net=30.0,
+                      line="ante", order=1, rule="test")
+    m._doubt_short_payouts([ws], [rule], live)
+    assert ws.paid == 30.0 and not ws.uncertain
+    assert live.notes[0].startswith("inferred: seat 2 ante") and "read surely as 30" in live.notes[0]
+    # read surely only as other totals, or with nowhere for a chip to hide: as before
+    assert _short_payout(ThreeCardMonsterMachine("T1"), "ante", paid=25.0, read_surely={25.0, 35.0})[0]
+    assert _short_payout(ThreeCardMonsterMachine("T1"), "ante", paid=25.0, room=False,
+                         read_surely={30.0}) == (False, [])

@@ -272,6 +272,21 @@ def test_certain_readings_that_disagree_leave_the_card_to_the_sure_ones():
     assert state.cards == (("Qs", True),) and state.uncertain and state.doubt == CONTESTED_CARD
 
 
+def test_chips_confirmed_say_what_totals_were_read_surely_since_the_spot_was_empty():
+    # a payout read $3 surely as it was laid, then $2 for good (its third chip under another stack's)
+    t = ZoneTracker(stable_frames=3)
+    chips = lambda total, sure=True: {"seat2.high.paid": ZoneObs(chips=[1] * total,  # noqa: E731
+                                                                 chips_uncertain=not sure)}
+    changes = _run(t, [{}, chips(4), chips(3, sure=False), {}, chips(3, sure=False), chips(3), chips(1, sure=False),
+                       chips(2), chips(2), chips(2)])
+    assert [c.after.chip_total for c in changes] == [2.0]
+    assert changes[0].after.read_surely == (2.0, 3.0)  # the $4 before the spot read empty is forgotten
+    # read with doubt only, a total is not among them
+    t = ZoneTracker(stable_frames=3)
+    changes = _run(t, [chips(3, sure=False), chips(2), chips(2), chips(2)])
+    assert changes[0].after.read_surely == (2.0,)
+
+
 def test_a_card_read_as_another_many_times_running_was_swapped():
     t = ZoneTracker(stable_frames=2, removal_frames=4)
     _run(t, [{"seat1.cards": _cards("Ah")}] * 10 + [{"seat1.cards": _cards("2s")}] * 4)
