@@ -39,6 +39,7 @@ from pipelines.games.round import (
 from pipelines.games.settlement import Settlement
 from pipelines.vision.cover import CoverLog
 from pipelines.vision.observe import ZoneChange, ZoneState
+from pipelines.vision.track import PAYOUT_READ_LARGER
 from pipelines.vision.zones import polygon_gap_mm
 
 from .timeline import STAGE_FRAMES, CardZone, ChipInstance, ChipZone, Slot
@@ -894,15 +895,30 @@ class RoundMachine:
                                        f"beside it read as {ws.inst.value_at(ws.hidden_at):g} from frame "
                                        f"{ws.hidden_at}: the payout may lie over the wager's top chip, hiding a "
                                        "chip of each")
-            elif short and ws.payout is not None and ws.payout.hidden_room and _read_surely_as_rules_pay(net, ws):
-                live.note(f"inferred: {_about(ws)}: payout read as {ws.paid:g}, less than the rules pay, where a chip "
-                          f"of it could lie unseen, but read surely as {net[ws.key]:g}, what the rules pay, as it "
-                          "was laid")
-                ws.paid = net[ws.key]
+            elif short and ws.payout is not None and (ws.payout.hidden_room or ws.payout.doubtful) \
+                    and _read_surely_as_rules_pay(net, ws):
+                self._paid_as_read_surely(ws, net[ws.key], live)
             elif short and (ws.payout is None or ws.payout.hidden_room):
                 _doubt_wager(live, ws, f"payout read as {ws.paid:g}, less than the rules pay, where a chip of it "
                                        "could lie unseen (over a card's edge, under another stack's chip, or at "
                                        "the end of a stack lying off its spot's centre)")
+
+    @staticmethod
+    def _paid_as_read_surely(ws: WagerSeen, rules_pay: float, live: LiveRound) -> None:
+        """A payout confirmed short of what the rules pay, where a chip of it could lie unseen (`hidden_room`) or
+        its reading was in doubt, that was read surely as exactly the rules' amount in frames too few to confirm
+        (`ChipInstance.read_surely`), is the rules' amount: a King High $3 High payout of three $1 chips read so
+        surely as it was laid, then $2 for good, its third chip under another stack's; a $200 payout of two $100
+        chips lying almost one on the other, read as one box in five of its six frames. For it to be a short pay
+        the detector would have had to read a chip that was not there, surely, of just the shortfall. The doubt the
+        tracker raised for a sure reading larger than the confirmed one (`PAYOUT_READ_LARGER`) is so answered."""
+        live.note(f"inferred: {_about(ws)}: payout read as {ws.paid:g}, less than the rules pay, where a chip of it "
+                  f"could lie unseen, but read surely as {rules_pay:g}, what the rules pay, in frames too few to "
+                  "confirm")
+        answered = PAYOUT_READ_LARGER.format(more=f"{rules_pay:g}")
+        live.notes[:] = [n for n in live.notes if not (_observation_frame(n, ws.payout.zone) is not None
+                                                        and n.endswith(answered))]
+        ws.paid = rules_pay
 
     @staticmethod
     def _surplus_was_payout(ws: WagerSeen, surplus: float, live: LiveRound) -> None:

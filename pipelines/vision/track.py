@@ -375,7 +375,8 @@ class ZoneTracker:
                 or cand[0] or steady[0] or not 0 < steady[1] < cand[1]):
             return None
         zone.sure_again = 0
-        doubted = replace(zone.stable, uncertain=True, doubt=PAYOUT_READ_LARGER.format(more=f"{cand[1]:g}"))
+        doubted = replace(zone.stable, uncertain=True, doubt=PAYOUT_READ_LARGER.format(more=f"{cand[1]:g}"),
+                          read_surely=(cand[1],))
         change = ZoneChange(name, zone.cand_first, zone.stable, doubted)
         zone.stable = doubted
         return change

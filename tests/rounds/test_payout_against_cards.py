@@ -64,3 +64,25 @@ def test_a_short_payout_read_surely_as_the_rules_pay_as_it_was_laid_is_that() ->
     assert _short_payout(ThreeCardMonsterMachine("T1"), "ante", paid=25.0, read_surely={25.0, 35.0})[0]
     assert _short_payout(ThreeCardMonsterMachine("T1"), "ante", paid=25.0, room=False,
                          read_surely={30.0}) == (False, [])
+
+
+def test_a_payout_read_surely_as_the_rules_pay_for_a_moment_answers_the_trackers_doubt() -> None:
+    # King High, fresh video (set 11591): a $200 High payout of two $100 chips lying almost one on the other, read as
+    # one box in five of its six frames and as two, surely, in one; the tracker doubted the $100 it confirmed.
+    from pipelines.vision.track import PAYOUT_READ_LARGER
+
+    m = ThreeCardMonsterMachine("T1")
+    w = Wager(seat=8, spot="ante", hand=0, amount=200.0)
+    ws = WagerSeen(w, ChipInstance("seat8.ante", 0, [(0, 200.0)]), 5, "seat8.ante.paid", outcome="win", paid=100.0)
+    ws.payout = ChipInstance("seat8.ante.paid", 549, [(549, 100.0)], doubtful={553}, hidden_room=False,
+                             read_surely={100.0, 200.0})
+    live = LiveRound(start=0)
+    live.note("uncertain observation in seat8.ante.paid at frame 553: " + PAYOUT_READ_LARGER.format(more="200"))
+    rule = Settlement(seat=8, spot="ante", hand=0, wagered=200.0, amount=200.0, outcome="win", net=200.0,
+                      line="ante", order=1, rule="test")
+    m._doubt_short_payouts([ws], [rule], live)
+    assert ws.paid == 200.0 and len(live.notes) == 1 and live.notes[0].startswith("inferred: seat 8 ante")
+    # not in doubt and with nowhere for a chip to hide, the short pay it was read as stands
+    ws.paid, ws.payout.doubtful = 100.0, set()
+    m._doubt_short_payouts([ws], [rule], LiveRound(start=0))
+    assert ws.paid == 100.0

@@ -213,6 +213,7 @@ def test_a_payout_read_surely_as_more_for_a_moment_is_unsure_until_read_surely_a
     changes = _run(t, [paid(1)] * 4 + [paid(2), paid(1)])
     assert [(c.after.chip_total, c.after.uncertain) for c in changes] == [(100, False), (100, True)]
     assert changes[-1].frame == 4 and "200" in changes[-1].after.doubt
+    assert changes[-1].after.read_surely == (200,)  # for the round machine to weigh against what the rules pay
     # read surely as $100 for three frames more: the doubt goes
     _run_from(t, 6, [paid(1)] * 3)
     assert not t.states()["seat8.high.paid"].uncertain
