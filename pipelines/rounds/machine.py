@@ -1121,7 +1121,7 @@ def _as_rules_pay(net: dict[tuple[int, str, int], float], ws: WagerSeen, amount:
 
 
 def _read_surely_as_rules_pay(net: dict[tuple[int, str, int], float], ws: WagerSeen) -> bool:
-    """`ws`'s payout was read confidently as exactly what the rules pay before it was confirmed as less
+    """`ws`'s payout was read confidently as exactly what the rules pay in frames too few to confirm
     (`ChipInstance.read_surely`)."""
     return ws.payout is not None and any(_as_rules_pay(net, ws, total) for total in ws.payout.read_surely)
 

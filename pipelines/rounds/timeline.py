@@ -72,7 +72,7 @@ class ChipInstance:
     first_read: dict[int, int] = field(default_factory=dict)  # step frame -> its total first read (`ZoneState`)
     # doubtful step frame -> the other betting spots chips of it lay in, where that was its only doubt (`ZoneState`)
     reached: dict[int, tuple[str, ...]] = field(default_factory=dict)
-    read_surely: set[float] = field(default_factory=set)  # totals read confidently before a step confirmed
+    read_surely: set[float] = field(default_factory=set)  # totals read confidently in frames too few to confirm
 
     @property
     def uncertain(self) -> bool:
@@ -177,7 +177,7 @@ class ChipZone:
         """A confirmed total; `hidden_room`: a chip of it missed could lie unseen (over a card's edge, under another
         stack's chip, or at the end of a payout lying off its spot's centre); `first_read`: the frame that total was
         first read; `reach_into`: the other betting spots chips of it lay in, where that is its only doubt;
-        `read_surely`: the totals read confidently on the spot before it was confirmed."""
+        `read_surely`: totals read confidently on the spot in frames too few to confirm (`ZoneState`)."""
         cur = self.current
         if total > 0:
             if cur is None:

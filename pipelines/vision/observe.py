@@ -90,8 +90,9 @@ class ZoneState:
     # any frame that confirmed it (`ZoneObs.chips_reach_into`); else (). Not part of the contents.
     reach_into: tuple[str, ...] = field(default=(), compare=False)
     # Chips only: every total read confidently since the spot last read empty, up to the frame that confirmed it
-    # (`ZoneTracker._read_surely`); a payout half under another stack may be read whole only as it is laid. Not part
-    # of the contents.
+    # (`ZoneTracker._read_surely`), or the larger total a confirmed payout was read surely as for a moment
+    # (`ZoneTracker._payout_read_larger_briefly`): a payout half under another stack may be read whole only as it is
+    # laid. Not part of the contents.
     read_surely: tuple[float, ...] = field(default=(), compare=False)
 
     @property
