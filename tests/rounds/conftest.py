@@ -20,6 +20,8 @@ from pipelines.vision.observe import FrameObs
 from pipelines.vision.track import ZoneTracker
 from pipelines.vision.zones import ZoneMapper
 
+FPS = 10  # analysed frames per second of the test machines (`perfect_path`)
+
 
 @cache
 def session(game: str, rounds: int, seed: int, faults: float | tuple = 0.0):
@@ -56,12 +58,13 @@ def lock_frame(truth: Round, placed: int) -> int:
     return min(e.frame for e in truth.events if e.type == "bets_closed" and e.frame >= placed)
 
 
-def perfect_path(game: str, setup) -> tuple[ZoneMapper, ZoneTracker, object]:
-    """The mapper, tracker and round machine `rounds_from_scenes` reads a session with, to feed by hand."""
+def perfect_path(game: str, setup, cover: CoverLog | None = None) -> tuple[ZoneMapper, ZoneTracker, object]:
+    """The mapper, tracker and round machine `rounds_from_scenes` reads a session with, to feed by hand; the machine
+    knows where the dealer's hand lay from `cover`, where given."""
     layout, camera, settings = setup
     mapper = ZoneMapper(layout, np.asarray(camera.H), frame_size=camera.size)
     tracker = ZoneTracker(stable_frames=3, removal_frames=3)  # as rounds_from_scenes
-    return mapper, tracker, machine_for(game, "T1", settings, fps=10.0)
+    return mapper, tracker, machine_for(game, "T1", settings, fps=float(FPS), cover=cover)
 
 
 def rounds_with_edited_observations(game: str, scripted, setup, edit: Callable[[int, FrameObs], None],
@@ -70,10 +73,8 @@ def rounds_with_edited_observations(game: str, scripted, setup, edit: Callable[[
     `edit(frame, obs)` to change in place (a misread card, a chip gone under a card), as the video has it. With
     `hand`, the machine also knows where the dealer's hand lay (a `CoverLog`, as `rounds_from_scenes` keeps it),
     each frame's covered zones first passed to `hand(frame, covered)` to change in place."""
-    mapper, tracker, machine = perfect_path(game, setup)
     cover = CoverLog()
-    if hand is not None:
-        machine = machine_for(game, "T1", setup[2], fps=10.0, cover=cover)
+    mapper, tracker, machine = perfect_path(game, setup, cover if hand is not None else None)
     got = []
     for frame, scene in enumerate(s for r in scripted for s in r.scenes):
         obs = mapper.observe_scene(scene)

@@ -11,10 +11,9 @@ import pytest
 from pipelines.rounds.compare import compare_rounds
 from pipelines.vision.observe import FrameObs
 
-from .conftest import rounds_with_edited_observations, scripted_session
+from .conftest import FPS, rounds_with_edited_observations, scripted_session
 
 GAME = "3-card-monster"
-FPS = 10  # the test machine's (conftest.perfect_path)
 
 
 @pytest.mark.parametrize("hand_over_it", [False, True])

@@ -12,10 +12,9 @@ import pytest
 from pipelines.rounds.compare import compare_rounds
 from pipelines.vision.observe import FrameObs, ZoneObs
 
-from .conftest import rounds_with_edited_observations, scripted_session
+from .conftest import FPS, rounds_with_edited_observations, scripted_session
 
 GAME = "king-high"
-FPS = 10  # the test machine's (conftest.perfect_path)
 HAND_OVER = 4  # frames the payout's spot reads empty under the hand: more than the tracker's removal_frames
 
 

@@ -8,10 +8,9 @@ import pytest
 from pipelines.rounds.compare import compare_rounds
 from pipelines.vision.observe import FrameObs, ZoneObs
 
-from .conftest import rounds_with_edited_observations, scripted_session
+from .conftest import FPS, rounds_with_edited_observations, scripted_session
 
 GAME = "high-tie"
-FPS = 10  # the test machine's (conftest.perfect_path)
 
 
 @pytest.mark.parametrize("frames_seen", [7, 3 * FPS])

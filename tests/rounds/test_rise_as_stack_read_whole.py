@@ -13,10 +13,9 @@ import pytest
 from pipelines.rounds.compare import compare_rounds
 from pipelines.vision.observe import FrameObs
 
-from .conftest import lock_frame, rounds_with_edited_observations, scripted_session
+from .conftest import FPS, lock_frame, rounds_with_edited_observations, scripted_session
 
 GAME = "king-high"
-FPS = 10  # the test machine's (conftest.perfect_path)
 
 
 @pytest.mark.parametrize("together", [True, False])
