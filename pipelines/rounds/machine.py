@@ -323,8 +323,15 @@ class RoundMachine:
         """A zone read with doubt and then confidently as it was before, with no card dealt or turned in
         between, or only cards never read that are gone again (`_unread_cards_gone`): the doubtful spell changed
         nothing (a hand over the dealer's face-down card read as an unreadable face). What a chip zone read
-        meanwhile stays in its stack's steps, and doubts there (`_doubt_stacks_read_unsure`)."""
-        if ch.after.uncertain or ch.after != doubt.before:
+        meanwhile stays in its stack's steps, and doubts there (`_doubt_stacks_read_unsure`). A payout in doubt for a
+        sure reading larger than its confirmed total (`PAYOUT_READ_LARGER`) and then confirmed as that larger total
+        is answered too: the chip feared unseen was there (a 3 Card Monster $30 Play payout confirmed as $25 under
+        the dealer's hand, read $30 surely once as the hand lifted, then confirmed $30)."""
+        if ch.after.uncertain:
+            return False
+        if ch.before.doubt == PAYOUT_READ_LARGER.format(more=f"{ch.after.chip_total:g}"):
+            return True
+        if ch.after != doubt.before:
             return False
         return self._cards_trace(live, ch.zone) == doubt.trace or self._unread_cards_gone(live, ch, doubt)
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pipelines.games.round import Round
 from pipelines.rounds.registry import machine_for
 from pipelines.vision.observe import ZoneChange, ZoneState
+from pipelines.vision.track import PAYOUT_READ_LARGER
 
 
 def _fault_rounds(scripted, kind):
@@ -50,9 +53,11 @@ def _state(cards=(), chips=0.0, uncertain=False) -> ZoneState:
     return ZoneState(cards=tuple(cards), chip_total=chips, uncertain=uncertain)
 
 
-def _play(uncertain_card: bool, confirmed_later: bool = False, uncertain_ante: bool = False) -> Round:
+def _play(uncertain_card: bool, confirmed_later: bool = False, uncertain_ante: bool = False,
+          play_paid: tuple[ZoneState, ...] = (_state(chips=10),)) -> Round:
     """A hand-made 3 Card Monster round of one seat, fed as tracker changes. `confirmed_later`: each doubtful
-    state is read confidently a few frames on (the tracker's change that drops only `uncertain`)."""
+    state is read confidently a few frames on (the tracker's change that drops only `uncertain`). `play_paid`: the
+    Play payout's states in turn, a frame apart (it wins $10)."""
     m = machine_for("3-card-monster", "T9")
     states: dict[str, ZoneState] = {}
     out: list[Round] = []
@@ -78,7 +83,8 @@ def _play(uncertain_card: bool, confirmed_later: bool = False, uncertain_ante: b
         to(36, "dealer.card2", _state([("9c", True)]))
     hand = [("As", True), ("Ad", True), ("7c", True), ("2h", True)]
     to(40, "seat1.cards", _state(hand))
-    to(45, "seat1.play.paid", _state(chips=10))
+    for k, paid in enumerate(play_paid):
+        to(43 + k, "seat1.play.paid", paid)
     to(47, "seat1.ante.paid", _state(chips=10))
     to(49, "seat1.monster", _state())
     for zone in ("dealer.card1", "dealer.card2", "dealer.card3", "dealer.discard", "seat1.cards"):
@@ -114,6 +120,20 @@ def test_a_doubt_read_away_by_confident_frames_leaves_the_round_complete() -> No
     assert not any(c.uncertain for c in r.cards)
     # Confirming one doubt leaves the other: still incomplete.
     assert _play(uncertain_card=True, confirmed_later=False, uncertain_ante=True).status == "incomplete"
+
+
+def test_a_payout_doubted_for_a_larger_sure_reading_then_confirmed_so_is_read_surely() -> None:
+    # 3 Card Monster, video (set 11811): a $30 Play payout confirmed as $25 under the dealer's hand, read $30 surely
+    # once as the hand lifted (the tracker's PAYOUT_READ_LARGER doubt), then confirmed as $30: the doubt is answered.
+    short, whole = _state(chips=5), _state(chips=10)
+    doubted = replace(short, uncertain=True, doubt=PAYOUT_READ_LARGER.format(more="10"), read_surely=(10.0,))
+    r = _play(uncertain_card=False, play_paid=(short, doubted, whole))
+    assert r.status == "complete", r.notes
+    assert {s.spot: s.paid for s in r.settlements}["play"] == 10.0
+    # confirmed as another total than the one feared missed: still in doubt
+    other = replace(doubted, doubt=PAYOUT_READ_LARGER.format(more="15"), read_surely=(15.0,))
+    r = _play(uncertain_card=False, play_paid=(short, other, whole))
+    assert r.status == "incomplete" and any("read surely as 15" in n for n in r.notes), r.notes
 
 
 def test_a_round_cut_off_by_the_end_of_the_video_is_incomplete() -> None:
