@@ -241,11 +241,12 @@ class RoundMachine:
         live.last = max(live.last, ch.frame)
         live.states[ch.zone] = ch.after
         doubt = live.doubts.pop(ch.zone, None)
-        if _confirmed(ch):  # same contents, now read confidently: the doubt about them is gone
+        # Same contents, now read confidently, or a doubtful total corrected: the doubt about them is gone.
+        if _confirmed(ch) or ch.after.corrects:
             if doubt is not None and doubt.note in live.notes:
                 live.notes.remove(doubt.note)
             if ch.zone in live.chips:
-                live.chips[ch.zone].confirm()
+                live.chips[ch.zone].confirm(ch.after.chip_total if ch.after.corrects else None)
             self._cards_sure(live, ch.zone, self.card_state(ref, ch.after), doubt.earlier if doubt else [])
             return
         earlier = list(doubt.earlier) if doubt is not None else []

@@ -196,11 +196,18 @@ class ChipZone:
         elif cur is not None:
             cur.end = frame
 
-    def confirm(self) -> None:
-        """The stack's present total, read with doubt, was since read confidently."""
+    def confirm(self, total: float | None = None) -> None:
+        """The stack's present total, read with doubt, was since read confidently; as `total`, where that is given
+        (`ZoneState.corrects`): the doubtful total was a misreading, and `total` takes its place."""
         cur = self.current
-        if cur is not None:
-            cur.doubtful.discard(cur.steps[-1][0])
+        if cur is None:
+            return
+        frame = cur.steps[-1][0]
+        cur.doubtful.discard(frame)
+        if total is not None:
+            cur.steps[-1] = (frame, total)
+            if len(cur.steps) > 1 and cur.steps[-2][1] == total:  # it never changed
+                cur.steps.pop()
 
     def merge_gaps(self, max_gap: float, blip: float = 0.0) -> None:
         """Join a stack that vanished and came back within `max_gap` frames: it was covered, not taken. A stack

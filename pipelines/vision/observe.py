@@ -35,6 +35,8 @@ class ZoneObs:
     chips_under_room: bool = False
     # The stack lies off its spot's centre as one a chip longer would (`ZoneMapper._off_centre_room`).
     chips_off_centre_room: bool = False
+    # Its one doubt is a chip counted unseen between two runs of its stack a chip's gap apart (`ZoneMapper._gapped`).
+    chips_gap_only: bool = False
 
     @property
     def chips_hidden_room(self) -> bool:
@@ -94,6 +96,9 @@ class ZoneState:
     # (`ZoneTracker._payout_read_larger_briefly`): a payout half under another stack may be read whole only as it is
     # laid. Not part of the contents.
     read_surely: tuple[float, ...] = field(default=(), compare=False)
+    # Chips only: confirmed in place of the total confirmed with doubt before it, which was a misreading
+    # (`ZoneTracker._gap_read_away`). Not part of the contents.
+    corrects: bool = field(default=False, compare=False)
 
     @property
     def empty(self) -> bool:

@@ -182,6 +182,10 @@ class _Zone:
     # confidently as its total or as another, else None (_unsteady)
     unsteady: deque = field(default_factory=lambda: deque(maxlen=RESTLESS_WINDOW))
     read_as_confirmed: bool = False  # the confirmed stack was read as its total since, the hand not over it
+    # the last readings of a zone holding a stack confirmed with doubt, the hand not over it: ("gap", total) where
+    # read with doubt for a chip counted unseen in a gap alone, ("other", total) with doubt for more, ("sure",
+    # total) confidently; None for no chips or cards (`_gap_read_away`)
+    gap_reads: deque = field(default_factory=lambda: deque(maxlen=RESTLESS_WINDOW))
     # chip totals read since the zone last read empty: total -> [first frame read, last frame read confidently or -1]
     since_empty: dict[float, list[int]] = field(default_factory=dict)
     # a payout spot confirmed empty: its readings of chips since it last read empty, (frame, reading, with doubt)
@@ -359,7 +363,8 @@ class ZoneTracker:
             elif not occluded:
                 change = self._restless(name, zone, frame, sig, uncertain)
         if change is None and not gone:
-            change = self._unsteady(name, zone, frame, sig, uncertain, covered)
+            change = (self._gap_read_away(name, zone, frame, sig, uncertain, zo.chips_gap_only, covered)
+                      if zone.stable.uncertain else self._unsteady(name, zone, frame, sig, uncertain, covered))
         self._forget(zone, frame)
         return [*gone, *([change] if change is not None else [])]
 
@@ -410,6 +415,30 @@ class ZoneTracker:
         doubted = replace(zone.stable, uncertain=True, doubt=UNSTEADY_STACK)
         change = ZoneChange(name, frame, zone.stable, doubted)
         zone.stable = doubted
+        return change
+
+    def _gap_read_away(self, name: str, zone: _Zone, frame: int, sig: Signature, uncertain: bool, gap_only: bool,
+                       covered: bool) -> ZoneChange | None:
+        """A stack confirmed with doubt, read confidently as one smaller total in `OUTREAD_MIN` or more of the last
+        `RESTLESS_WINDOW` frames and never as its own, its every doubtful reading there its confirmed total with a
+        chip counted unseen in a gap between two runs of it (`ZoneObs.chips_gap_only`): the gap was the detector's
+        box on a half-covered chip drawn off its place, not a chip missed. A chip missed in a gap leaves the gap in
+        every frame, so no confident reading without it (a King High $2 High, two $1 chips, read $3 with doubt in
+        14 of 20 frames, the lower chip's box 1.4 steps from the upper one's, and surely $2 in the other six, 1.15
+        steps apart). It is confirmed as that smaller total in place of the doubtful one (`ZoneState.corrects`)."""
+        steady = zone.stable_sig
+        if sig[0] or steady[0] or covered or not sig[1]:
+            zone.gap_reads.append(None)
+        else:
+            zone.gap_reads.append(("sure" if not uncertain else "gap" if gap_only else "other", sig[1]))
+        reads = [r for r in zone.gap_reads if r is not None]
+        sure = [t for kind, t in reads if kind == "sure"]
+        if (len(sure) < OUTREAD_MIN or len(set(sure)) != 1 or not 0 < sure[0] < steady[1]
+                or any(kind == "other" or (kind == "gap" and t != steady[1]) for kind, t in reads)):
+            return None
+        after = replace(self._state(zone, ((), sure[0]), False), corrects=True, hidden_room=zone.stable.hidden_room)
+        change = ZoneChange(name, frame, zone.stable, after)
+        self._settle_on(zone, ((), sure[0]), after)
         return change
 
     def _restless(self, name: str, zone: _Zone, frame: int, sig: Signature, uncertain: bool) -> ZoneChange | None:
@@ -494,6 +523,7 @@ class ZoneTracker:
         zone.stable_sig, zone.stable, zone.cand_sig, zone.sure_again = sig, state, None, 0
         zone.restless.clear()
         zone.unsteady.clear()
+        zone.gap_reads.clear()
         zone.read_as_confirmed = False
 
     def _resumed_first(self, zone: _Zone, sig: Signature, frame: int) -> int:

@@ -650,7 +650,9 @@ class ZoneMapper:
             stacks = self.group_stacks(centres[chip_idx], chip_vals[chip_idx])
         off_row = self._off_row_ghosts(stacks, centres[chip_idx], uncertain[chip_idx])
         gapped = self._gapped(stacks, centres[chip_idx], chip_vals[chip_idx], skip=off_row)
-        adrift = self._adrift(stacks, centres[chip_idx], chip_vals[chip_idx], skip=off_row) | set(gapped)
+        adrift_alone = self._adrift(stacks, centres[chip_idx], chip_vals[chip_idx], skip=off_row)
+        adrift = adrift_alone | set(gapped)
+        doubted_beside_gap: set[str] = set()
         stacks = self._seen_in_part(stacks, centres[chip_idx], skip=off_row)
         # How sure each chip is: the detector's confidence, or the verifier's belief that a chip lies there where
         # it looked and that is higher (its full-resolution second look is a second witness).
@@ -669,12 +671,15 @@ class ZoneMapper:
             obs[st.zone].chips_uncertain |= other or st.reaches
             obs[st.zone].chips_reach_into.update(st.reach_into)
             obs[st.zone].chips_doubt_other |= other
+            if doubted.any() or not st.rows_regular or st.zone in adrift_alone or st.reaches:
+                doubted_beside_gap.add(st.zone)
             obs[st.zone].chips_min_confidence = min(obs[st.zone].chips_min_confidence, float(seen[members].min()))
             obs[st.zone].chips_card_edge_room |= edge[k]
             obs[st.zone].chips_under_room |= under[k]
             obs[st.zone].chips_off_centre_room |= off_centre[k]
         for zone, unseen in gapped.items():
             obs[zone].chips.extend(unseen)
+            obs[zone].chips_gap_only = zone not in doubted_beside_gap
         return _sorted(obs)
 
     def _off_centre_room(self, stacks: list[ChipStackObs], pts: np.ndarray) -> np.ndarray:

@@ -53,7 +53,7 @@ def _state(cards=(), chips=0.0, uncertain=False) -> ZoneState:
     return ZoneState(cards=tuple(cards), chip_total=chips, uncertain=uncertain)
 
 
-def _play(uncertain_card: bool, confirmed_later: bool = False, uncertain_ante: bool = False,
+def _play(uncertain_card: bool, confirmed_later: bool = False, uncertain_ante: bool | str = False,
           play_paid: tuple[ZoneState, ...] = (_state(chips=10),)) -> Round:
     """A hand-made 3 Card Monster round of one seat, fed as tracker changes. `confirmed_later`: each doubtful
     state is read confidently a few frames on (the tracker's change that drops only `uncertain`). `play_paid`: the
@@ -70,6 +70,9 @@ def _play(uncertain_card: bool, confirmed_later: bool = False, uncertain_ante: b
     to(0, "seat1.ante", _state(chips=10, uncertain=uncertain_ante))
     if uncertain_ante and confirmed_later:
         to(4, "seat1.ante", _state(chips=10))
+    elif uncertain_ante == "gap":  # confirmed as $15 for a chip counted unseen in a gap, then corrected to $10
+        to(0, "seat1.ante", _state(chips=15, uncertain=True))
+        to(4, "seat1.ante", replace(_state(chips=10), corrects=True))
     to(1, "seat1.monster", _state(chips=5))
     for k in (1, 2, 3):
         to(5 + k, f"dealer.card{k}", _state([(None, False)]))
@@ -134,6 +137,13 @@ def test_a_payout_doubted_for_a_larger_sure_reading_then_confirmed_so_is_read_su
     other = replace(doubted, doubt=PAYOUT_READ_LARGER.format(more="15"), read_surely=(15.0,))
     r = _play(uncertain_card=False, play_paid=(short, other, whole))
     assert r.status == "incomplete" and any("read surely as 15" in n for n in r.notes), r.notes
+
+
+def test_a_doubtful_total_corrected_by_the_tracker_is_the_wager_read_surely() -> None:
+    r = _play(uncertain_card=False, uncertain_ante="gap")
+    assert r.status == "complete", r.notes
+    assert r.wager(1, "ante", 0).amount == 10 and not r.wager(1, "ante", 0).uncertain
+    assert not any(e.type == "wager_changed" for e in r.events)
 
 
 def test_a_round_cut_off_by_the_end_of_the_video_is_incomplete() -> None:

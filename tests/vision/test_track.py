@@ -205,6 +205,27 @@ def test_a_stack_read_surely_short_and_as_itself_only_with_doubt_is_unsure():
     assert [(c.after.chip_total, c.after.uncertain) for c in changes] == [(40, False), (25, False), (40, False)]
 
 
+def test_a_stack_in_doubt_for_a_chip_counted_in_a_gap_and_read_surely_without_it_is_that_smaller_total():
+    # King High, video (set 11711): a $2 High, two $1 chips, read $3 with doubt in 14 of 20 frames, a third chip
+    # counted in the gap the lower chip's box left 1.4 steps from the upper one's, and surely $2 in the other six.
+    gap = {"seat1.high": ZoneObs(chips=[1, 1, 1], chips_uncertain=True, chips_gap_only=True)}
+    two = {"seat1.high": ZoneObs(chips=[1, 1])}
+    frames = [gap] * 7 + [two, gap] * 6
+    t = ZoneTracker(stable_frames=3)
+    changes = _run(t, frames)
+    assert [(c.after.chip_total, c.after.uncertain, c.after.corrects) for c in changes] == [
+        (3, True, False), (2, False, True)]
+    assert changes[-1].frame == 17  # the sixth confident reading of $2
+    # read surely as its own $3 once: the gap may hold a chip after all
+    three = {"seat1.high": ZoneObs(chips=[1, 1, 1])}
+    t = ZoneTracker(stable_frames=3)
+    assert [c.after.chip_total for c in _run(t, [gap] * 7 + [three] + [two, gap] * 6)] == [3]
+    # in doubt for more than the gap (a chip below the detector's confidence): not so read
+    low = {"seat1.high": ZoneObs(chips=[1, 1, 1], chips_uncertain=True)}
+    t = ZoneTracker(stable_frames=3)
+    assert [c.after.chip_total for c in _run(t, [gap] * 7 + [two, low] * 6)] == [3]
+
+
 def test_a_payout_read_surely_as_more_for_a_moment_is_unsure_until_read_surely_again():
     # King High, video (set 11591): a $200 High payout of two $100 chips lying almost one on the other, read as one
     # box in five of the six frames it lay, as two in the sixth; confirmed at $100, the round claimed a short pay.

@@ -476,6 +476,8 @@ def test_a_spot_read_as_two_stacks_on_one_line_a_chip_apart_is_in_doubt_and_coun
     missed = mapper.observe(det[np.arange(len(det)) != chips[1]])[z.name]
     # The chip between two $100s of one stack, coloured up, is a $100 too: counted, and still in doubt.
     assert missed.chip_total == 400 and missed.chips_uncertain
+    assert missed.chips_gap_only  # its one doubt, for the tracker to weigh against confident readings without it
+    assert not mapper.observe(det)[z.name].chips_gap_only
     # Between chips of two denominations its worth is unknown: the total is what was seen, in doubt.
     mixed = ChipStack([500, 100, 100, 25], *z.centre)
     _, labels = render(mapper.layout, Scene(chips=[mixed]), cam, np.random.default_rng(0), effects=False)
@@ -483,7 +485,13 @@ def test_a_spot_read_as_two_stacks_on_one_line_a_chip_apart_is_in_doubt_and_coun
     chips = np.flatnonzero(det.data["chip_value"] > 0)
     second = chips[np.argsort(det.data["chip_value"][chips])][1]  # a $100, between the $500 and the other $100
     seen = mapper.observe(det[np.arange(len(det)) != second])[z.name]
-    assert seen.chip_total == 625 and seen.chips_uncertain
+    assert seen.chip_total == 625 and seen.chips_uncertain and seen.chips_gap_only
+    # a chip below the detector's confidence besides: more than the gap in doubt
+    low = np.array(det.data.get("uncertain", np.zeros(len(det), bool)), dtype=bool)
+    low[chips[np.argsort(det.data["chip_value"][chips])][0]] = True  # the $25
+    det.data["uncertain"] = low
+    doubted = mapper.observe(det[np.arange(len(det)) != second])[z.name]
+    assert doubted.chips_uncertain and not doubted.chips_gap_only
 
 
 def test_outline_distances_match_each_polygon_measured_alone():
