@@ -14,6 +14,8 @@ What it is for: a rule that drops unsure boxes (zones.HOLLOW_NONE: inside a row,
 only where no real chip lies among them. The figures per place and `none` band say where that holds. A second table
 counts the same boxes by their lasting `none` (lasting_none.py: the least of their place's last five readings, as
 the zones keep it from the stored second looks), the evidence for zones.LASTING_NONE at a row's ends and alone.
+A row's bottom box nearer the next than zones.NEAR_BOTTOM_STEPS counts apart ("near bottom"), the evidence for
+zones.NEAR_BOTTOM_NONE.
 
     python benchmarks/unsure_chips.py --cache DIR [--sets king-high_r10_s9401_f0.2 ...] [--json]
 """
@@ -31,16 +33,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from cached_sets import load_set, set_arguments, set_folders
 
 BANDS = (0.0, 0.5, 0.7, 0.8, 0.9, 1.01)  # the verifier's `none`: below 0.5 it leans to a denomination
-PLACES = ("bottom", "middle", "top", "lone")
+PLACES = ("bottom", "near bottom", "middle", "top", "lone")
 PAIR_STEPS = (0.0, 0.8, 0.9, 1.0)  # how near two boxes of one denomination lie, in steps of the spread
 PAIR_NONE = (0.0, 0.15, 0.5, 1.01)  # the verifier's `none` on the less confident of the two
 
 
-def _place(k: int, stacks) -> str:
+def _place(k: int, stacks, mm: np.ndarray, step_mm: float) -> str:
+    """Where box `k` lies in its row; "near bottom": at its bottom, nearer the next box than
+    `zones.NEAR_BOTTOM_STEPS` (the evidence for that rule)."""
+    from pipelines.vision.zones import NEAR_BOTTOM_STEPS
+
     row = next((r for st in stacks for r in st.rows if k in r), ())
     if len(row) <= 1:
         return "lone"
-    return "bottom" if row[0] == k else "top" if row[-1] == k else "middle"
+    if row[0] == k:
+        return "near bottom" if np.hypot(*(mm[k] - mm[row[1]])) < NEAR_BOTTOM_STEPS * step_mm else "bottom"
+    return "top" if row[-1] == k else "middle"
 
 
 def looked_frames(folder: Path):
@@ -81,8 +89,9 @@ def set_rows(folder: Path) -> tuple[list[dict], list[dict]]:
         if not unsure:
             continue
         stacks = mapper.group_stacks(mm, values[chips])
-        unsure_rows += [{"frame": f, "place": _place(k, stacks), "none": float(none[chips[k]]),
-                         "real": bool(real[k]), "lasting": float(lasting[k])} for k in unsure]
+        unsure_rows += [{"frame": f, "place": _place(k, stacks, mm, mapper.spread.step_mm),
+                         "none": float(none[chips[k]]), "real": bool(real[k]), "lasting": float(lasting[k])}
+                        for k in unsure]
     return unsure_rows, pairs
 
 

@@ -121,6 +121,14 @@ HOLLOW_NONE = 0.7
 # readings up to 0.96, but not five in a row: `benchmarks/unsure_chips.py` (its lasting table) over twelve held-out
 # video sets counts 0 real chips among 47 such box-frames at a row's ends (and none at the bottom from 0.5 up).
 LASTING_NONE = 0.8
+# An unsure box at a row's bottom lying nearer than this many steps to the row's next box, that the verifier leans
+# `none` on at `NEAR_BOTTOM_NONE` or more, is no chip: the detector's box on the row's bottom chip drawn again,
+# half a step below it (a King High $2 Low read $27 with doubt, a $25 box 0.63 of a step below its bottom $1). A real
+# chip lies a step below: over nine held-out video sets (one-off `/tmp/probe/endgap.py`, bounds chosen on three sets
+# and checked on six), 106 unsure bottom boxes so near and so leant on were phantoms and none a real chip; real
+# bottom chips lay 0.71 of a step or more from the next (`none` up to 0.97), or leant on below 0.7.
+NEAR_BOTTOM_STEPS = 0.7
+NEAR_BOTTOM_NONE = 0.7
 # A chip box less than DUPLICATE_STEPS of a step past a more confident box of its denomination along the spread, that
 # the verifier leans `none` on at DUPLICATE_NONE or more, is the detector's second box on that chip (two thirds of a
 # step on, where a taller stack's next chip would lie, as a one-chip stack drew it frame after frame: $100 read $200
@@ -638,7 +646,8 @@ class ZoneMapper:
         stacks = self.group_stacks(centres[chip_idx], chip_vals[chip_idx])
         none = np.asarray(data.get("chip_none", np.full(n, np.nan)), np.float64)
         lasting = self.lasting.update(centres[chip_idx], none[chip_idx])
-        hollow = (_hollow_in_rows(stacks, uncertain[chip_idx], none[chip_idx], lasting)
+        hollow = (_hollow_in_rows(stacks, uncertain[chip_idx], none[chip_idx], lasting, centres[chip_idx],
+                                  self.spread.step_mm)
                   | self._second_boxes(centres[chip_idx], none[chip_idx], weaker, stacks)
                   | self._ghosts_between_spots(centres[chip_idx], uncertain[chip_idx]))
         if hollow:
@@ -1002,10 +1011,12 @@ def _wager_of(zone: str | None) -> str | None:
 
 
 def _hollow_in_rows(stacks: list[ChipStackObs], uncertain: np.ndarray, none: np.ndarray,
-                    lasting: np.ndarray) -> set[int]:
-    """Members (indices into the grouped chips) read below the detector's confidence that are no chip: inside a
-    row (between two of its boxes) where the chip verifier leans `none` on them at `HOLLOW_NONE` or more, and at a
-    row's end or alone where it has at `LASTING_NONE` or more in each of their place's last readings (`lasting`).
+                    lasting: np.ndarray, pts: np.ndarray, step_mm: float) -> set[int]:
+    """Members (indices into the grouped chips, at `pts` on the felt) read below the detector's confidence that are
+    no chip: inside a row (between two of its boxes) where the chip verifier leans `none` on them at `HOLLOW_NONE`
+    or more, at a row's end or alone where it has at `LASTING_NONE` or more in each of their place's last readings
+    (`lasting`), and at a row's bottom off its place, nearer the next box than `NEAR_BOTTOM_STEPS`, where it leans
+    so at `NEAR_BOTTOM_NONE` or more.
     Inside a row such a box is the detector's box in the gap between two chips (a payout laid a chip's gap past its
     wager) or half a step off one: taken as a chip, it joins wager and payout into one row, or makes a row one chip
     too long. At a row's end a single frame's `none` is no proof (at its top the verifier leans `none` at up to
@@ -1016,6 +1027,9 @@ def _hollow_in_rows(stacks: list[ChipStackObs], uncertain: np.ndarray, none: np.
         for row in st.rows:
             out |= {m for m in row[1:-1] if uncertain[m] and none[m] >= HOLLOW_NONE}
             out |= {m for m in {row[0], row[-1]} if uncertain[m] and lasting[m] >= LASTING_NONE}
+            if (len(row) > 1 and uncertain[row[0]] and none[row[0]] >= NEAR_BOTTOM_NONE
+                    and np.hypot(*(pts[row[0]] - pts[row[1]])) < NEAR_BOTTOM_STEPS * step_mm):
+                out.add(row[0])
     return out
 
 

@@ -842,3 +842,32 @@ def test_a_box_the_verifier_doubts_that_centres_a_payout_on_its_spot_is_its_end_
                               "chip_none": np.array([s[3] for s in seen], np.float32)})
     obs = mapper.observe(det)
     assert (obs["seat2.bonus5"].chip_total, obs["seat2.bonus5.paid"].chip_total) == (400, 400)
+
+
+def _row_with_bottom_box(mapper: ZoneMapper, zone: str, bottom_steps: float, none: float) -> sv.Detections:
+    """Two confident $1 boxes a step apart on `zone`'s spread and an unsure $25 box `bottom_steps` below the first,
+    the verifier leaning `none` on it at `none`."""
+    u, _ = mapper.spread.axes
+    centre = np.asarray(mapper.layout.zone(zone).centre)
+    mm = np.array([centre + a * mapper.spread.step_mm * u for a in (-bottom_steps, 0.0, 1.0)])
+    px = mapper.to_image(mm)
+    return sv.Detections(xyxy=np.hstack([px - 10.0, px + 10.0]).astype(np.float32),
+                         confidence=np.array([0.74, 0.96, 0.96], np.float32),
+                         data={"class_name": np.array(["chip_25", "chip_1", "chip_1"], object),
+                               "card": np.full(3, "", object), "chip_value": np.array([25, 1, 1], np.int32),
+                               "uncertain": np.array([True, False, False]),
+                               "chip_none": np.array([none, np.nan, np.nan], np.float32)})
+
+
+def test_an_unsure_box_half_a_step_below_a_row_that_the_verifier_leans_none_on_is_no_chip():
+    # King High, video (set 11681, frame 160): a $2 Low read $27 with doubt in most frames, a $25 box at 0.3-0.83
+    # 0.63 of a step below its bottom $1, the verifier leaning `none` on it at 0.69-0.94.
+    mapper, _ = _mapper("king-high")
+    obs = mapper.observe(_row_with_bottom_box(mapper, "seat4.low", 0.63, 0.93))["seat4.low"]
+    assert obs.chip_total == 2 and not obs.chips_uncertain
+    # a step below, where a chip of the row would lie: a chip, in doubt (real ones there draw `none` up to 0.97)
+    obs = mapper.observe(_row_with_bottom_box(mapper, "seat4.low", 1.0, 0.93))["seat4.low"]
+    assert obs.chip_total == 27 and obs.chips_uncertain
+    # so near, but the verifier unsure of it: in doubt
+    obs = mapper.observe(_row_with_bottom_box(mapper, "seat4.low", 0.63, 0.6))["seat4.low"]
+    assert obs.chip_total == 27 and obs.chips_uncertain
