@@ -809,7 +809,9 @@ class RoundMachine:
 
     def _payouts_shrunk(self, seen: list[WagerSeen], expected: list[Settlement], live: LiveRound) -> None:
         """A payout read lower after a short-lived peak (`_payout_shrank`) is what it was read as after, where that is
-        exactly what the rules pay: the peak is then the dealer's hand over it, read as chips, and for it to be the
+        exactly what the rules pay, or what they pay on a wager raised after its bets closed as it lay when paid (a
+        Pick 2 Ante past-posted from $5 to $15 and paid $15, read $20 for three frames as the hand lay over the Ante
+        beside it): the peak is then the dealer's hand over it, read as chips, and for it to be the
         payout the dealer would have had to overpay and the lasting reading miss just the overpayment. Otherwise one
         of the two readings is wrong, and the round says so. (A 3 Card Monster $10 Monster payout read $100 for
         three frames as the hand left it and the wager beside it was out of view, then $10 for 26 frames; on the
@@ -823,10 +825,12 @@ class RoundMachine:
             if ws.shrank_at is None or ws.payout is None:
                 continue
             later = ws.payout.value_at(ws.shrank_at)
-            if _as_rules_pay(net, ws, later) and self._hand_over_peak(ws.payout, ws.shrank_at):
+            on_table = ws.inst.value_at(ws.payout.start)
+            raised = not _as_rules_pay(net, ws, later) and _as_rules_pay_on_raised(net, ws, on_table, later)
+            if (_as_rules_pay(net, ws, later) or raised) and self._hand_over_peak(ws.payout, ws.shrank_at):
+                pays = f"what the rules pay on the {on_table:g} it was paid on" if raised else "what the rules pay"
                 live.note(f"inferred: {_about(ws)}: payout read as {ws.paid:g} only until frame {ws.shrank_at}, then "
-                          f"as {later:g}, what the rules pay, until it was taken: the first reading was the dealer's "
-                          "hand over it")
+                          f"as {later:g}, {pays}, until it was taken: the first reading was the dealer's hand over it")
                 ws.paid = later
             else:
                 _doubt_wager(live, ws, f"payout read as {ws.paid:g} only until frame {ws.shrank_at}, then as "
@@ -1134,12 +1138,14 @@ def _read_surely_as_rules_pay(net: dict[tuple[int, str, int], float], ws: WagerS
     return ws.payout is not None and any(_as_rules_pay(net, ws, total) for total in ws.payout.read_surely)
 
 
-def _as_rules_pay_on_raised(net: dict[tuple[int, str, int], float], ws: WagerSeen, on_table: float) -> bool:
-    """`ws` was raised after its bets closed to `on_table` and paid exactly what the rules pay on that: their pay on
-    the locked amount, scaled (a wager pays at fixed odds)."""
+def _as_rules_pay_on_raised(net: dict[tuple[int, str, int], float], ws: WagerSeen, on_table: float,
+                            amount: float | None = None) -> bool:
+    """`ws` was raised after its bets closed to `on_table` and paid (`amount`, else what it was read as paid) exactly
+    what the rules pay on that: their pay on the locked amount, scaled (a wager pays at fixed odds)."""
     locked = ws.wager.amount
+    paid = ws.paid if amount is None else amount
     return (ws.key in net and 0 < locked < on_table - 0.005
-            and abs(ws.paid - net[ws.key] * on_table / locked) < 0.005)
+            and abs(paid - net[ws.key] * on_table / locked) < 0.005)
 
 
 def _reaches_only_into_bare_spots(inst: ChipInstance, live: LiveRound) -> bool:

@@ -93,10 +93,11 @@ def test_a_payout_doubted_only_for_reaching_into_spots_that_held_no_stack_is_no_
     assert "read with doubt at frame 578" in note
 
 
-def _shrunk(later: float, peak_frames: int = 3, cover: bool = False) -> tuple[float, list[str]]:
+def _shrunk(later: float, peak_frames: int = 3, cover: bool = False, raised_to: float = 0.0) -> tuple[float, list[str]]:
     """A 3 Card Monster $5 Monster wager won at 2-1: its payout read $100 for `peak_frames` frames as the hand left
     it, then `later` until it was taken. With `cover`, the machine knows the hand left the spot as the $100 was
-    first read. (What it is taken as paying, the round's notes.)"""
+    first read; with `raised_to`, the wager was raised to that after its bets closed. (What it is taken as paying,
+    the round's notes.)"""
     from pipelines.games.round import Wager
     from pipelines.games.settlement import Settlement
     from pipelines.rounds.machine import LiveRound, WagerSeen
@@ -111,7 +112,8 @@ def _shrunk(later: float, peak_frames: int = 3, cover: bool = False) -> tuple[fl
     live = LiveRound(start=0, last=500)
     payout = ChipInstance("seat2.monster.paid", 387, [(387, 100.0), (387 + peak_frames, later)], end=416)
     w = Wager(seat=2, spot="monster", hand=0, amount=5.0)
-    ws = WagerSeen(w, ChipInstance("seat2.monster", 110, [(110, 5.0)], end=416), 200, "seat2.monster.paid",
+    steps = [(110, 5.0)] + ([(300, raised_to)] if raised_to else [])
+    ws = WagerSeen(w, ChipInstance("seat2.monster", 110, steps, end=416), 200, "seat2.monster.paid",
                    outcome="win", paid=100.0, payout=payout, shrank_at=m._payout_shrank(payout, live))
     rule = Settlement(seat=2, spot="monster", hand=0, wagered=5.0, amount=5.0, outcome="win", net=10.0,
                       line="pair", order=0, rule="test")
@@ -126,6 +128,16 @@ def test_a_payout_read_lower_after_a_brief_peak_is_the_lower_reading_where_that_
     # lower, but not what the rules pay: one of the two readings is wrong, and the round says so
     paid, (note,) = _shrunk(20.0)
     assert paid == 100.0 and "a laid payout does not shrink" in note and not note.startswith("inferred")
+
+
+def test_a_payout_read_lower_after_a_brief_peak_is_the_lower_reading_where_the_rules_pay_that_on_a_raised_wager():
+    # MM, Pick 2 11764 40a2f472: a $5 Ante past-posted to $15 and paid $15, read $20 for three frames as the hand lay
+    # over the Ante beside it (its one chip in view read with the payout), then $15 until it was taken.
+    paid, notes = _shrunk(30.0, raised_to=15.0)
+    assert paid == 30.0 and notes[0].startswith("inferred: ") and "rules pay on the 15 it was paid on" in notes[0]
+    # not what they pay on the raised wager either: in doubt
+    paid, (note,) = _shrunk(25.0, raised_to=15.0)
+    assert paid == 100.0 and "a laid payout does not shrink" in note
 
 
 @pytest.mark.parametrize("peak_frames", [3, 12])
