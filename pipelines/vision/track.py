@@ -306,6 +306,8 @@ class ZoneTracker:
             more = self._payout_read_larger_briefly(name, zone)
             zone.cand_sig = None
             if more is not None:
+                # the frame that ends the spell reads it as confirmed again: the first of those that lift the doubt
+                zone.sure_again = int(not uncertain and self._sure(zo, tracks))
                 return [more]
             zone.restless.append((frame, sig, uncertain))
             # A state confirmed as uncertain and then read confidently for `stable_frames` frames is

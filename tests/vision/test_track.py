@@ -235,8 +235,11 @@ def test_a_payout_read_surely_as_more_for_a_moment_is_unsure_until_read_surely_a
     assert [(c.after.chip_total, c.after.uncertain) for c in changes] == [(100, False), (100, True)]
     assert changes[-1].frame == 4 and "200" in changes[-1].after.doubt
     assert changes[-1].after.read_surely == (200,)  # for the round machine to weigh against what the rules pay
-    # read surely as $100 for three frames more: the doubt goes
-    _run_from(t, 6, [paid(1)] * 3)
+    # read surely as $100 in the frame that ended the spell and two more: the doubt goes (3 Card Monster, video, set
+    # 11711: a $150 Play payout read $175 in one frame, then $150 in three before the player took it)
+    _run_from(t, 6, [paid(1)])
+    assert t.states()["seat8.high.paid"].uncertain
+    _run_from(t, 7, [paid(1)])
     assert not t.states()["seat8.high.paid"].uncertain
     # a payout that grows as the hand leaves it confirms as the larger total, with no doubt
     t = ZoneTracker(stable_frames=3)
