@@ -124,9 +124,9 @@ LASTING_NONE = 0.8
 # An unsure box at a row's bottom lying nearer than this many steps to the row's next box, that the verifier leans
 # `none` on at `NEAR_BOTTOM_NONE` or more, is no chip: the detector's box on the row's bottom chip drawn again,
 # half a step below it (a King High $2 Low read $27 with doubt, a $25 box 0.63 of a step below its bottom $1). A real
-# chip lies a step below: over nine held-out video sets (one-off `/tmp/probe/endgap.py`, bounds chosen on three sets
-# and checked on six), 106 unsure bottom boxes so near and so leant on were phantoms and none a real chip; real
-# bottom chips lay 0.71 of a step or more from the next (`none` up to 0.97), or leant on below 0.7.
+# chip lies a step below: over nine held-out video sets (`benchmarks/unsure_chips.py`, "near bottom"; bounds chosen
+# on three sets and checked on six), 116 unsure bottom boxes so near and so leant on were phantoms and none a real
+# chip; real bottom chips lay 0.71 of a step or more from the next (`none` up to 0.97), or drew `none` below 0.7.
 NEAR_BOTTOM_STEPS = 0.7
 NEAR_BOTTOM_NONE = 0.7
 # A chip box less than DUPLICATE_STEPS of a step past a more confident box of its denomination along the spread, that
