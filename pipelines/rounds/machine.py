@@ -826,8 +826,9 @@ class RoundMachine:
                 continue
             later = ws.payout.value_at(ws.shrank_at)
             on_table = ws.inst.value_at(ws.payout.start)
-            raised = not _as_rules_pay(net, ws, later) and _as_rules_pay_on_raised(net, ws, on_table, later)
-            if (_as_rules_pay(net, ws, later) or raised) and self._hand_over_peak(ws.payout, ws.shrank_at):
+            rules = _as_rules_pay(net, ws, later)
+            raised = not rules and _as_rules_pay_on_raised(net, ws, on_table, later)
+            if (rules or raised) and self._hand_over_peak(ws.payout, ws.shrank_at):
                 pays = f"what the rules pay on the {on_table:g} it was paid on" if raised else "what the rules pay"
                 live.note(f"inferred: {_about(ws)}: payout read as {ws.paid:g} only until frame {ws.shrank_at}, then "
                           f"as {later:g}, {pays}, until it was taken: the first reading was the dealer's hand over it")

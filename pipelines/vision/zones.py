@@ -1021,7 +1021,8 @@ def _hollow_in_rows(stacks: list[ChipStackObs], uncertain: np.ndarray, none: np.
     wager) or half a step off one: taken as a chip, it joins wager and payout into one row, or makes a row one chip
     too long. At a row's end a single frame's `none` is no proof (at its top the verifier leans `none` at up to
     0.92 on a real payout chip laid over its wager's top chip, at its bottom up to 0.96), but a phantom there (a
-    $25 box one step below a $2 row) draws it frame after frame."""
+    $25 box one step below a $2 row) draws it frame after frame. A bottom box half a step off its place is the
+    exception: no real chip lies there."""
     out: set[int] = set()
     for st in stacks:
         for row in st.rows:
