@@ -316,6 +316,7 @@ class ZoneTracker:
             doubt = zone.stable.uncertain and zone.sure_again < self.stable_frames
             if zone.stable.uncertain and not doubt:
                 zone.unsteady.clear()  # the doubt is lifted: what was read before it weighs no more
+                zone.gap_reads.clear()
             refreshed = replace(self._state(zone, sig, doubt, zone.stable.doubt or DOUBTFUL_READINGS),
                                 hidden_room=zone.stable.hidden_room or zo.chips_hidden_room)
             if refreshed != zone.stable:  # a confirmed card's majority identity changed
