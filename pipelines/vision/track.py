@@ -298,7 +298,7 @@ class ZoneTracker:
         uncertain = zo.chips_uncertain or card_doubt
         other = card_doubt or (uncertain and not zo.chips_reach_only)
         change, gone = None, []
-        self._note_since_empty(zone, frame, sig, uncertain)
+        self._note_since_empty(zone, frame, sig, uncertain, covered)
         brief = self._brief_payout(name, zone, frame, sig, uncertain)
         if brief:
             return brief
@@ -493,10 +493,14 @@ class ZoneTracker:
         return [ZoneChange(name, run[0][0], zone.stable, laid), ZoneChange(name, frame, laid, zone.stable)]
 
     @staticmethod
-    def _note_since_empty(zone: _Zone, frame: int, sig: Signature, uncertain: bool) -> None:
-        """Keep when each chip total was read since the zone last read empty (`_read_more`)."""
+    def _note_since_empty(zone: _Zone, frame: int, sig: Signature, uncertain: bool, covered: bool) -> None:
+        """Keep when each chip total was read since the zone last read empty (`_read_more`). Read empty under the
+        dealer's hand (`covered`) is no such reading: the hand hides the chips (a 3 Card Monster $40 Play payout read
+        whole, surely, in the one frame between the hand laying it and the hand over it again, then $15 for good,
+        its $25 under the Play's chips)."""
         if sig == ((), 0.0):
-            zone.since_empty.clear()
+            if not covered:
+                zone.since_empty.clear()
         elif not sig[0]:
             seen = zone.since_empty.setdefault(sig[1], [frame, -1])
             if not uncertain:

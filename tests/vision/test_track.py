@@ -310,6 +310,12 @@ def test_chips_confirmed_say_what_totals_were_read_surely_since_the_spot_was_emp
     t = ZoneTracker(stable_frames=3)
     changes = _run(t, [chips(3, sure=False), chips(2), chips(2), chips(2)])
     assert changes[0].after.read_surely == (2.0,)
+    # read empty under the dealer's hand: the hand hid the chips, and what was read before still counts (a 3 Card
+    # Monster $40 Play payout read whole once between two spells of the hand over it, then $15 for good)
+    frames = [chips(4), {}, {}, chips(2), chips(2), chips(2)]
+    changes = _run(ZoneTracker(stable_frames=3), frames, covered={1: {"seat2.high.paid"}, 2: {"seat2.high.paid"}})
+    assert changes[0].after.read_surely == (2.0, 4.0)
+    assert _run(ZoneTracker(stable_frames=3), frames)[0].after.read_surely == (2.0,)  # read empty in plain view
 
 
 def test_a_card_read_as_another_many_times_running_was_swapped():
