@@ -39,7 +39,7 @@ from pipelines.games.round import (
 from pipelines.games.settlement import Settlement
 from pipelines.vision.cover import CoverLog
 from pipelines.vision.observe import ZoneChange, ZoneState
-from pipelines.vision.track import PAYOUT_READ_LARGER
+from pipelines.vision.track import payout_read_larger
 from pipelines.vision.zones import polygon_gap_mm
 
 from .timeline import STAGE_FRAMES, CardZone, ChipInstance, ChipZone, Slot
@@ -330,7 +330,7 @@ class RoundMachine:
         the dealer's hand, read $30 surely once as the hand lifted, then confirmed $30)."""
         if ch.after.uncertain:
             return False
-        if ch.before.doubt == PAYOUT_READ_LARGER.format(more=f"{ch.after.chip_total:g}"):
+        if ch.before.doubt == payout_read_larger(ch.after.chip_total):
             return True
         if ch.after != doubt.before:
             return False
@@ -640,7 +640,7 @@ class RoundMachine:
             if ws.outcome != "win" or p is None or _doubted(live, ws):
                 continue
             on_table = ws.inst.value_at(p.start)
-            if not (_as_rules_pay(net, ws, ws.paid) or _as_rules_pay_on_raised(net, ws, on_table)):
+            if not (_as_rules_pay(net, ws, ws.paid) or _as_rules_pay_on_raised(net, ws, on_table, ws.paid)):
                 continue
             end = ws.inst.end if ws.inst.end is not None else live.last + 1
             later = [n for n in live.notes if (f := _observation_frame(n, ws.inst.zone)) is not None
@@ -928,7 +928,7 @@ class RoundMachine:
         live.note(f"inferred: {_about(ws)}: payout read as {ws.paid:g}, less than the rules pay, where a chip of it "
                   f"could lie unseen, but read surely as {rules_pay:g}, what the rules pay, in frames too few to "
                   "confirm")
-        answered = PAYOUT_READ_LARGER.format(more=f"{rules_pay:g}")
+        answered = payout_read_larger(rules_pay)
         live.notes[:] = [n for n in live.notes if not (_observation_frame(n, ws.payout.zone) is not None
                                                         and n.endswith(answered))]
         ws.paid = rules_pay
@@ -1140,13 +1140,12 @@ def _read_surely_as_rules_pay(net: dict[tuple[int, str, int], float], ws: WagerS
 
 
 def _as_rules_pay_on_raised(net: dict[tuple[int, str, int], float], ws: WagerSeen, on_table: float,
-                            amount: float | None = None) -> bool:
-    """`ws` was raised after its bets closed to `on_table` and paid (`amount`, else what it was read as paid) exactly
-    what the rules pay on that: their pay on the locked amount, scaled (a wager pays at fixed odds)."""
+                            amount: float) -> bool:
+    """`ws` was raised after its bets closed to `on_table`, and `amount` is exactly what the rules pay on that: their
+    pay on the locked amount, scaled (a wager pays at fixed odds)."""
     locked = ws.wager.amount
-    paid = ws.paid if amount is None else amount
     return (ws.key in net and 0 < locked < on_table - 0.005
-            and abs(paid - net[ws.key] * on_table / locked) < 0.005)
+            and abs(amount - net[ws.key] * on_table / locked) < 0.005)
 
 
 def _reaches_only_into_bare_spots(inst: ChipInstance, live: LiveRound) -> bool:

@@ -78,6 +78,12 @@ UNSTEADY_STACK = (f"its stack read confidently as other totals in {OUTREAD_MIN} 
                   "frames, more often than as its own (chips counted now with it, now with the stack beside it)")
 
 
+def payout_read_larger(more: float) -> str:
+    """The doubt a confirmed payout read surely as `more` for a moment is given (`PAYOUT_READ_LARGER`); the round
+    machine matches it to tell when that doubt is answered."""
+    return PAYOUT_READ_LARGER.format(more=f"{more:g}")
+
+
 @dataclass
 class _CardTrack:
     id: int
@@ -383,7 +389,7 @@ class ZoneTracker:
                 or cand[0] or steady[0] or not 0 < steady[1] < cand[1]):
             return None
         zone.sure_again = 0
-        doubted = replace(zone.stable, uncertain=True, doubt=PAYOUT_READ_LARGER.format(more=f"{cand[1]:g}"),
+        doubted = replace(zone.stable, uncertain=True, doubt=payout_read_larger(cand[1]),
                           read_surely=(cand[1],))
         change = ZoneChange(name, zone.cand_first, zone.stable, doubted)
         zone.stable = doubted

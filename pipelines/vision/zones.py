@@ -659,8 +659,7 @@ class ZoneMapper:
             stacks = self.group_stacks(centres[chip_idx], chip_vals[chip_idx])
         off_row = self._off_row_ghosts(stacks, centres[chip_idx], uncertain[chip_idx])
         gapped = self._gapped(stacks, centres[chip_idx], chip_vals[chip_idx], skip=off_row)
-        adrift_alone = self._adrift(stacks, centres[chip_idx], chip_vals[chip_idx], skip=off_row)
-        adrift = adrift_alone | set(gapped)
+        adrift = self._adrift(stacks, centres[chip_idx], chip_vals[chip_idx], skip=off_row)
         doubted_beside_gap: set[str] = set()
         stacks = self._seen_in_part(stacks, centres[chip_idx], skip=off_row)
         # How sure each chip is: the detector's confidence, or the verifier's belief that a chip lies there where
@@ -676,11 +675,12 @@ class ZoneMapper:
             members = chip_idx[list(st.members)]
             obs[st.zone].chips.extend(int(chip_vals[i]) for i in members)
             doubted = uncertain[members] & ~_vouched(st, chip_idx, uncertain, chip_vals)
-            other = bool(doubted.any()) or not st.rows_regular or st.zone in adrift
+            beside_gap = bool(doubted.any()) or not st.rows_regular or st.zone in adrift
+            other = beside_gap or st.zone in gapped
             obs[st.zone].chips_uncertain |= other or st.reaches
             obs[st.zone].chips_reach_into.update(st.reach_into)
             obs[st.zone].chips_doubt_other |= other
-            if doubted.any() or not st.rows_regular or st.zone in adrift_alone or st.reaches:
+            if beside_gap or st.reaches:
                 doubted_beside_gap.add(st.zone)
             obs[st.zone].chips_min_confidence = min(obs[st.zone].chips_min_confidence, float(seen[members].min()))
             obs[st.zone].chips_card_edge_room |= edge[k]
