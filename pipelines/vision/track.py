@@ -22,7 +22,8 @@
 - Each card keeps the back colour it showed most often (`ZoneState.backs`), also once turned face up.
 - A confirmed stack read confidently as other totals in `OUTREAD_MIN` of the last `RESTLESS_WINDOW` frames and
   more often than as its own, the dealer's hand not over it (`covered`), none of them long enough to confirm,
-  becomes uncertain (`_unsteady`): chips counted now with it, now with its neighbour.
+  becomes uncertain (`_unsteady`): chips counted now with it, now with its neighbour. New contents confirmed dated
+  before all but a few of those readings answer that doubt: the readings were of them (`_outread_was_new`).
 - A confirmed payout read surely as more for a spell too short to confirm, then as confirmed again, becomes
   uncertain (`_payout_read_larger_briefly`): a chip of it may go unseen in its other frames.
 - A run of loss readings, each too short to confirm, after a stack's spot first read empty is one blip: the
@@ -187,6 +188,7 @@ class _Zone:
     # the last readings of a zone holding a confirmed stack, the hand not over it: "own" or "other" where read
     # confidently as its total or as another, else None (_unsteady)
     unsteady: deque = field(default_factory=lambda: deque(maxlen=RESTLESS_WINDOW))
+    outread: list[int] = field(default_factory=list)  # the frames of the other readings that made it unsteady
     read_as_confirmed: bool = False  # the confirmed stack was read as its total since, the hand not over it
     # the last readings of a zone holding a stack confirmed with doubt, the hand not over it: ("gap", total) where
     # read with doubt for a chip counted unseen in a gap alone, ("other", total) with doubt for more, ("sure",
@@ -360,6 +362,9 @@ class ZoneTracker:
                                 read_more=self._read_more(zone, sig, zo),
                                 first_read=None if sig[0] else zone.since_empty.get(sig[1], [None])[0],
                                 read_surely=() if sig[0] else self._read_surely(zone))
+                answered = self._outread_was_new(name, zone)
+                if answered is not None:
+                    gone.append(answered)
                 if zone.emptied is not None:  # taken away, then other chips put down
                     gone.append(ZoneChange(name, zone.emptied, zone.stable, ZoneState()))
                     zone.stable = ZoneState()
@@ -413,17 +418,32 @@ class ZoneTracker:
         chips = bool(steady[1] and sig[1] and not steady[0] and not sig[0] and not covered)
         own = sig[1] == steady[1]
         zone.read_as_confirmed |= chips and own
-        zone.unsteady.append("other" if chips and not own and not uncertain else
-                             "own" if chips and own and not uncertain else None)
-        others = zone.unsteady.count("other")
-        if (zone.stable.uncertain or others < OUTREAD_MIN or others <= zone.unsteady.count("own")
+        zone.unsteady.append((frame, "other") if chips and not own and not uncertain else
+                             (frame, "own") if chips and own and not uncertain else (frame, None))
+        kinds = [kind for _, kind in zone.unsteady]
+        others = kinds.count("other")
+        if (zone.stable.uncertain or others < OUTREAD_MIN or others <= kinds.count("own")
                 or not zone.read_as_confirmed):
             return None
+        zone.outread = [f for f, kind in zone.unsteady if kind == "other"]
         zone.unsteady.clear()
         zone.sure_again = 0
         doubted = replace(zone.stable, uncertain=True, doubt=UNSTEADY_STACK)
         change = ZoneChange(name, frame, zone.stable, doubted)
         zone.stable = doubted
+        return change
+
+    def _outread_was_new(self, name: str, zone: _Zone) -> ZoneChange | None:
+        """A stack in doubt for being read as other totals (`_unsteady`), whose new contents now confirm dated before
+        all but fewer than `OUTREAD_MIN` of those readings: they were the new contents, not chips counted now with
+        it, now with its neighbour. The doubt is answered (the stack read confidently as it was) before the new
+        contents are reported, dated as they are so it comes first (a 3 Card Monster $20 Ante past-posted to $22 under
+        the dealer's hand, read $22 and $21 by turns as the hand left, in doubt one frame before $22 confirmed)."""
+        if zone.stable.doubt != UNSTEADY_STACK or sum(f < zone.cand_first for f in zone.outread) >= OUTREAD_MIN:
+            return None
+        answered = replace(zone.stable, uncertain=False, doubt="")
+        change = ZoneChange(name, zone.cand_first, zone.stable, answered)
+        zone.stable = answered
         return change
 
     def _gap_read_away(self, name: str, zone: _Zone, frame: int, sig: Signature, uncertain: bool, gap_only: bool,
@@ -536,6 +556,7 @@ class ZoneTracker:
         zone.stable_sig, zone.stable, zone.cand_sig, zone.sure_again = sig, state, None, 0
         zone.restless.clear()
         zone.unsteady.clear()
+        zone.outread = []
         zone.gap_reads.clear()
         zone.read_as_confirmed = False
 

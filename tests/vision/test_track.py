@@ -205,6 +205,28 @@ def test_a_stack_read_surely_short_and_as_itself_only_with_doubt_is_unsure():
     assert [(c.after.chip_total, c.after.uncertain) for c in changes] == [(40, False), (25, False), (40, False)]
 
 
+def test_an_unsteady_doubt_resting_on_readings_of_new_contents_is_answered_as_they_confirm():
+    # 3 Card Monster, video (set 11843): a $20 Ante past-posted to $22 under the dealer's hand, then read $22 and $21
+    # by turns as the hand left; $20 was put in doubt one frame before $22 confirmed, dated before all but one of
+    # the readings that made the doubt, and the round stayed unsure though read right.
+    ante = lambda total, sure=True: {"seat5.ante": ZoneObs(  # noqa: E731
+        chips=[5] * (total // 5) + [1] * (total % 5), chips_uncertain=not sure,
+        chips_min_confidence=0.9 if sure else 0.4)}
+    readings = ([ante(20)] * 8 + [ante(10), ante(10, False), ante(10, False)] + [ante(15)] * 3 + [ante(5), {},
+                ante(22), ante(15), ante(21, False), ante(15)] + [{}] * 4
+                + [ante(22, False), ante(22), ante(21), ante(21), ante(22), ante(22), ante(22), ante(22)])
+    hand = {11, 12, 13, 14, 15, 17, 18, 19, 20, 21, 22, 23}
+    t = ZoneTracker(stable_frames=3)
+    changes = _run(t, readings, covered={i: {"seat5.ante"} for i in hand})
+    got = [(c.frame, c.after.chip_total, c.after.uncertain, c.after.doubt) for c in changes]
+    assert got == [(0, 20, False, ""), (29, 20, True, UNSTEADY_STACK), (24, 20, False, ""), (24, 22, False, "")]
+    # the same flicker long before the new contents came: the doubt stays with the stack it was read on
+    t = ZoneTracker(stable_frames=3)
+    flicker = [ante(v) for v in (22, 21, 22, 20, 21, 22, 21)]
+    changes = _run(t, [ante(20)] * 8 + flicker + [ante(20, False)] * 8 + [ante(30)] * 4)
+    assert [(c.after.chip_total, c.after.uncertain) for c in changes] == [(20, False), (20, True), (30, False)]
+
+
 def test_a_stack_in_doubt_for_a_chip_counted_in_a_gap_and_read_surely_without_it_is_that_smaller_total():
     # King High, video (set 11711): a $2 High, two $1 chips, read $3 with doubt in 14 of 20 frames, a third chip
     # counted in the gap the lower chip's box left 1.4 steps from the upper one's, and surely $2 in the other six.
