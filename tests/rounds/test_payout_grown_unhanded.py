@@ -16,11 +16,13 @@ from .conftest import FPS, rounds_with_edited_observations, scripted_session
 GAME = "3-card-monster"
 
 
-@pytest.mark.parametrize("hand_over_it", [False, True])
-def test_a_payout_grown_with_no_hand_over_it_is_in_doubt(hand_over_it):
+@pytest.mark.parametrize(("hand_left_s", "doubted"), [(None, True), (0.1, False), (0.8, False), (1.0, True)])
+def test_a_payout_grown_with_no_hand_over_it_is_in_doubt(hand_left_s, doubted):
     # Held-out 3 Card Monster video (set LL, seed 11743, round cb66b4f8): a $402 Ante payout read so for 24 frames,
     # then $902 surely for 20 until it was taken, a second box 0.8 of a step off its bottom $100 chip read as a
-    # $500, the hand over other spots of the seat: a $500 overpay was claimed.
+    # $500, the hand over other spots of the seat: a $500 overpay was claimed. Twelve held-out sets
+    # (benchmarks/payout_growth.py) grew payouts as the hand left them within 0.8 s of it, and by a box that was no
+    # chip 1.0 s or more after it (a King High $300 High payout read $400, set RR, seed 11971).
     scripted, setup, mapper, scenes = scripted_session(GAME, 3, 4)
     truth = scripted[0].round
     zones = [mapper.observe_scene(scene) for scene in scenes]
@@ -38,11 +40,12 @@ def test_a_payout_grown_with_no_hand_over_it_is_in_doubt(hand_over_it):
             obs[zone] = replace(obs[zone], chips=[*obs[zone].chips, 500])
 
     def hand(frame: int, covered: set[str]) -> None:
-        if hand_over_it and grown - 3 <= frame < grown:
+        left = None if hand_left_s is None else grown - round(hand_left_s * FPS)
+        if left is not None and left - 3 <= frame <= left:
             covered.add(zone)
 
     got = rounds_with_edited_observations(GAME, scripted, setup, phantom_chip, hand=hand)
     rnd = min(got, key=lambda r: abs(r.frames.start - truth.frames.start))
-    doubted = [n for n in rnd.notes if "with no hand over it" in n and n.startswith(f"seat {paid.seat} {paid.spot}")]
-    assert bool(doubted) != hand_over_it, rnd.notes
-    assert compare_rounds([rnd], [truth])[0].result == ("wrong" if hand_over_it else "incomplete")
+    notes = [n for n in rnd.notes if "with no hand over it" in n and n.startswith(f"seat {paid.seat} {paid.spot}")]
+    assert bool(notes) == doubted, rnd.notes
+    assert compare_rounds([rnd], [truth])[0].result == ("incomplete" if doubted else "wrong")
