@@ -111,6 +111,13 @@ MEET_END_COUNT = 0.45
 # about 2.5 mm; two spots whose stacks meet lie up to half a row pitch apart across).
 SPOT_ACROSS_MM = 6.0
 CHIP_MM = 39.0  # a chip's width on the felt (the simulator's; the spread's defaults below are measured in it)
+# A row whose length along the spread differs from what its count of boxes spans by this many steps or more is read
+# with doubt: a box too many or one drawn off its chip (`ChipStackObs.rows_regular`). 0.75 (three times the spread of a
+# row's length under the detector's ~2.5 mm jitter) let a 3 Card Monster $400 Royal through, read $500 surely by five
+# $100 boxes over 3.2 steps (set QQ, seed 11943). Over thirteen held-out video sets (one-off probe, every second frame,
+# rows of three boxes or more against the scripted scene's chips), rows 0.65-0.75 of a step short held 38 box-frames a
+# box too many, 1 a box too few and 1 right.
+IRREGULAR_STEPS = 0.65
 # An unsure box inside a row (neither end) that the chip verifier leans `none` on at this or more is no chip.
 # On 16 held-out video sets (benchmarks/unsure_chips.py: every unsure box paired with the scripted scene's chips)
 # such boxes were no chip in 115 frames of 115 (the bound was chosen on set 9401); at a row's ends 32 of 344 were
@@ -367,8 +374,7 @@ class ZoneMapper:
         centres = np.array([c for _, c in stacks])
         zones = self.stack_zone(centres)
         u = pts @ self.spread.axes[0]
-        # 0.75 of a step: three times the spread of a row's length under the detector's ~2.5 mm jitter
-        irregular = {i for r in rows if abs(len(r) - 1 - float(np.ptp(u[r])) / self.spread.step_mm) >= 0.75
+        irregular = {i for r in rows if abs(len(r) - 1 - float(np.ptp(u[r])) / self.spread.step_mm) >= IRREGULAR_STEPS
                      for i in r}
         in_bet, off_centre = self._bet_zone_holding(pts)
         row_of = {i: tuple(r) for r in rows for i in r}  # _rows gives each row in order along the spread

@@ -215,6 +215,24 @@ def test_a_row_with_a_chip_more_than_its_length_holds_is_irregular():
     assert not doubled.regular and len(doubled.members) == 5
 
 
+def test_a_row_of_boxes_too_short_for_their_count_by_two_thirds_of_a_step_is_irregular():
+    # 3 Card Monster, video (set QQ, seed 11943): a $400 Royal read $500 surely, five $100 boxes over 3.2 steps (the
+    # rows of the four it held span 3); the round claimed a $500 Royal.
+    mapper, _ = _mapper("3-card-monster")
+    u, _ = mapper.spread.axes
+    step = mapper.spread.step_mm
+    centre = np.array(mapper.layout.zone("seat4.royal").centre)
+
+    def row(count: int, span_steps: float) -> np.ndarray:
+        return np.array([centre + (k * span_steps / (count - 1) - span_steps / 2) * step * u for k in range(count)])
+
+    (five,) = mapper.group_stacks(row(5, 3.3), np.full(5, 100.0))
+    assert len(five.members) == 5 and not five.rows_regular
+    # within the detector's jitter of the length its count spans: regular
+    (four,) = mapper.group_stacks(row(4, 2.5), np.full(4, 100.0))
+    assert len(four.members) == 4 and four.rows_regular
+
+
 def test_a_big_payout_spilling_over_neighbours_stays_one_stack():
     mapper, _ = _mapper("high-tie")
     z = mapper.layout.zone("seat3.main.paid")
