@@ -185,8 +185,8 @@ class _Zone:
     # the last readings of a zone: (frame, the reading, read with doubt) where it read new chips or its confirmed
     # contents, else None (`_restless`)
     restless: deque = field(default_factory=lambda: deque(maxlen=RESTLESS_WINDOW))
-    # the last readings of a zone holding a confirmed stack, the hand not over it: "own" or "other" where read
-    # confidently as its total or as another, else None (_unsteady)
+    # the last readings of a zone holding a confirmed stack, the hand not over it: (frame, "own" or "other") where read
+    # confidently as its total or as another, else (frame, None) (_unsteady)
     unsteady: deque = field(default_factory=lambda: deque(maxlen=RESTLESS_WINDOW))
     outread: list[int] = field(default_factory=list)  # the frames of the other readings that made it unsteady
     read_as_confirmed: bool = False  # the confirmed stack was read as its total since, the hand not over it
@@ -305,7 +305,7 @@ class ZoneTracker:
                          for t, c in zip(tracks, cards, strict=True))
         uncertain = zo.chips_uncertain or card_doubt
         other = card_doubt or (uncertain and not zo.chips_reach_only)
-        change, gone = None, []
+        change, leading = None, []  # leading: changes reported before `change` (a doubt answered, a take)
         self._note_since_empty(zone, frame, sig, uncertain, covered)
         brief = self._brief_payout(name, zone, frame, sig, uncertain)
         if brief:
@@ -364,9 +364,9 @@ class ZoneTracker:
                                 read_surely=() if sig[0] else self._read_surely(zone))
                 answered = self._outread_was_new(name, zone)
                 if answered is not None:
-                    gone.append(answered)
+                    leading.append(answered)
                 if zone.emptied is not None:  # taken away, then other chips put down
-                    gone.append(ZoneChange(name, zone.emptied, zone.stable, ZoneState()))
+                    leading.append(ZoneChange(name, zone.emptied, zone.stable, ZoneState()))
                     zone.stable = ZoneState()
                 if after != zone.stable:
                     change = ZoneChange(name, zone.cand_first, zone.stable, after)
@@ -376,11 +376,11 @@ class ZoneTracker:
                 zone.tracks = {tid: t for tid, t in zone.tracks.items() if tid in live}  # gone is gone
             elif not occluded:
                 change = self._restless(name, zone, frame, sig, uncertain)
-        if change is None and not gone:
+        if change is None and not leading:
             change = (self._gap_read_away(name, zone, frame, sig, uncertain, zo.chips_gap_only, covered)
                       if zone.stable.uncertain else self._unsteady(name, zone, frame, sig, uncertain, covered))
         self._forget(zone, frame)
-        return [*gone, *([change] if change is not None else [])]
+        return [*leading, *([change] if change is not None else [])]
 
     def _payout_read_larger_briefly(self, name: str, zone: _Zone) -> ZoneChange | None:
         """A payout confirmed and read again as confirmed after a spell, too short to confirm, read surely as more
