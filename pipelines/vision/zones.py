@@ -114,9 +114,9 @@ CHIP_MM = 39.0  # a chip's width on the felt (the simulator's; the spread's defa
 # A row whose length along the spread differs from what its count of boxes spans by this many steps or more is read
 # with doubt: a box too many or one drawn off its chip (`ChipStackObs.rows_regular`). 0.75 (three times the spread of a
 # row's length under the detector's ~2.5 mm jitter) let a 3 Card Monster $400 Royal through, read $500 surely by five
-# $100 boxes over 3.2 steps (set QQ, seed 11943). Over thirteen held-out video sets (one-off probe, every second frame,
-# rows of three boxes or more against the scripted scene's chips), rows 0.65-0.75 of a step short held 38 box-frames a
-# box too many, 1 a box too few and 1 right.
+# $100 boxes over 3.2 steps (set QQ, seed 11943). Over thirteen held-out video sets (`benchmarks/row_lengths.py`, every
+# second frame, rows of three boxes or more against the scripted scene's chips), rows 0.65-0.75 of a step short held
+# 38 box-frames a box too many, 1 a box too few and 1 right (0.55-0.65: 3 right of 21).
 IRREGULAR_STEPS = 0.65
 # An unsure box inside a row (neither end) that the chip verifier leans `none` on at this or more is no chip.
 # On 16 held-out video sets (benchmarks/unsure_chips.py: every unsure box paired with the scripted scene's chips)

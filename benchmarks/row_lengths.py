@@ -1,0 +1,84 @@
+"""How long each row of chip boxes is against what its count of boxes spans, and whether that count was right:
+the measurement `zones.IRREGULAR_STEPS` rests on.
+
+Chips of one row lie a step apart, so n boxes span n - 1 steps, give or take the detector's jitter. A row shorter by
+much more holds a box too many (the detector's second box on a chip) or one drawn off its chip; the zones read such a
+row with doubt (`ChipStackObs.rows_regular`). For every row of three boxes or more that the zones assign a spot, on
+every `--every`-th analysed frame of the sets `benchmarks/reconstruction.py --mode video --cache DIR` rendered and
+looked at: how many steps short of n - 1 it is (in tenths), and whether its box count equals the chips the scripted
+scene holds in that spot (right), exceeds it (a box too many) or falls short.
+
+    python benchmarks/row_lengths.py --cache DIR [--sets NAME ...] [--every 2] [--json]
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from cached_sets import load_set, set_arguments, set_folders
+
+
+def rows_of(folder: Path, every: int) -> Counter:
+    """{(steps short in tenths, "right" | "too many" | "too few"): rows} over the set's frames."""
+    from pipelines.vision import zones
+
+    looked, scenes, mapper = load_set(folder)
+    seen: dict = {}
+    own = zones.ZoneMapper._gapped
+
+    def kept(self: zones.ZoneMapper, stacks: list, pts: np.ndarray, values: np.ndarray, skip: set) -> dict:
+        seen["stacks"] = (stacks, pts.copy(), skip)  # the frame's final stacks, as observe reads them
+        return own(self, stacks, pts, values, skip)
+
+    out: Counter = Counter()
+    zones.ZoneMapper._gapped = kept
+    try:
+        for i in range(0, len(looked), every):
+            seen.clear()
+            mapper.observe(looked[i])
+            if "stacks" not in seen:
+                continue
+            stacks, pts, skip = seen["stacks"]
+            truth = mapper.observe_scene(scenes[i])
+            u = pts @ mapper.spread.axes[0]
+            for k, st in enumerate(stacks):
+                if st.zone is None or k in skip or len(st.rows) != 1 or len(st.members) < 3:
+                    continue
+                row = list(st.rows[0])
+                short = len(row) - 1 - float(np.ptp(u[row])) / mapper.spread.step_mm
+                there = len(truth[st.zone].chips) if st.zone in truth else 0
+                verdict = "right" if there == len(row) else "too many" if there < len(row) else "too few"
+                out[(round(short, 1), verdict)] += 1
+    finally:
+        zones.ZoneMapper._gapped = own
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = set_arguments(__doc__)
+    ap.add_argument("--every", type=int, default=2, help="read every N-th analysed frame (default 2)")
+    args = ap.parse_args(argv)
+    total: Counter = Counter()
+    for folder in set_folders(args.cache, args.sets):
+        got = rows_of(folder, args.every)
+        total.update(got)
+        print(f"{folder.name:32s} {sum(got.values()):>6d} rows, {sum(n for (s, _), n in got.items() if s >= 0.65):>4d} "
+              "0.65 of a step short or more", flush=True)
+    print("steps short | right | a box too many | a box too few")
+    for short in sorted({s for s, _ in total}):
+        print(f"{short:>11.1f} | {total[(short, 'right')]:>5d} | {total[(short, 'too many')]:>14d} | "
+              f"{total[(short, 'too few')]:>13d}")
+    if args.json:
+        print(json.dumps({f"{s:.1f}": {v: total[(s, v)] for v in ("right", "too many", "too few")}
+                          for s in sorted({s for s, _ in total})}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
