@@ -38,8 +38,7 @@ def growths_of(folder: Path) -> list[tuple[float | None, bool]]:
 
     def recorded(self: machine.RoundMachine, seen: list, live) -> None:  # every growth the machine weighs
         for ws in seen:
-            for f, total, _ in machine._growths(ws.payout) if ws.payout is not None and self.cover else ():
-                hand = self.cover.last_covered_before(ws.payout.zone, f + 1)
+            for f, total, _, hand in self._growths_under_hand(ws):
                 asked[(ws.payout.zone, f)] = (total, None if hand is None else (f - hand) / self.fps)
         own(self, seen, live)
 

@@ -51,7 +51,7 @@ def rows_of(folder: Path, every: int) -> Counter:
                 if st.zone is None or k in skip or len(st.rows) != 1 or len(st.members) < 3:
                     continue
                 row = list(st.rows[0])
-                short = len(row) - 1 - float(np.ptp(u[row])) / mapper.spread.step_mm
+                short = zones.row_shortfall(u[row], mapper.spread.step_mm)
                 there = len(truth[st.zone].chips) if st.zone in truth else 0
                 verdict = "right" if there == len(row) else "too many" if there < len(row) else "too few"
                 out[(round(short, 1), verdict)] += 1

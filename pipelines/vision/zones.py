@@ -374,8 +374,7 @@ class ZoneMapper:
         centres = np.array([c for _, c in stacks])
         zones = self.stack_zone(centres)
         u = pts @ self.spread.axes[0]
-        irregular = {i for r in rows if abs(len(r) - 1 - float(np.ptp(u[r])) / self.spread.step_mm) >= IRREGULAR_STEPS
-                     for i in r}
+        irregular = {i for r in rows if abs(row_shortfall(u[r], self.spread.step_mm)) >= IRREGULAR_STEPS for i in r}
         in_bet, off_centre = self._bet_zone_holding(pts)
         row_of = {i: tuple(r) for r in rows for i in r}  # _rows gives each row in order along the spread
         return [ChipStackObs(tuple(sorted(m)), float(c[0]), float(c[1]), z,
@@ -1014,6 +1013,12 @@ def _spot(zone: str) -> str:
 def _wager_of(zone: str | None) -> str | None:
     """A payout zone's (`X.paid`) wager zone `X`; None for any other zone."""
     return _spot(zone) if zone is not None and zone.endswith(".paid") else None
+
+
+def row_shortfall(row_u: np.ndarray, step_mm: float) -> float:
+    """How many steps a row of boxes at places `row_u` along the spread is shorter than its count spans (n boxes span
+    n - 1 steps); negative where it is longer (`IRREGULAR_STEPS`, `benchmarks/row_lengths.py`)."""
+    return len(row_u) - 1 - float(np.ptp(row_u)) / step_mm
 
 
 def _hollow_in_rows(stacks: list[ChipStackObs], uncertain: np.ndarray, none: np.ndarray,
