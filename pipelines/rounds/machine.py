@@ -516,7 +516,7 @@ class RoundMachine:
             lag = PAYOUT_LAG_S * self.fps
             end = ws.inst.end if ws.inst.end is not None else live.last + 1
             for p in paid_zone.instances if paid_zone else []:
-                if id(p) in used or p.start < ws.lock or p.start > end + lag:
+                if id(p) in used or p.start < ws.lock or p.start > end + lag or self._hand_read_as_chips(p):
                     continue
                 if deadline is not None and p.start > deadline + lag:
                     continue
@@ -546,6 +546,9 @@ class RoundMachine:
                 if laid is not None:
                     live.note(f"inferred: the stack seen in {name} from frame {p.start} to {p.end} was the payout "
                               f"being laid in {laid}")
+                elif self._hand_read_as_chips(p):
+                    live.note(f"inferred: the {p.peak:g} read with doubt in {name} from frame {p.start} to {p.end}, "
+                              "only ever under the dealer's hand and gone before it left, was the hand read as chips")
                 elif before is not None and id(before) in used and p.remnant_of(before, REMNANT_S * self.fps):
                     # A hand over a payout splits it in two on the tracker; what shows as the hand leaves may be
                     # only part of it, the rest under the hand or under another payout laid against it.
@@ -610,6 +613,15 @@ class RoundMachine:
         seat, near = parse_zone(name).seat, SAME_TIME_S * self.fps
         return next((other for other, zone in paid.items() if other != name and parse_zone(other).seat == seat
                      and any(id(q) in used and abs(q.start - p.end) <= near for q in zone.instances)), None)
+
+    def _hand_read_as_chips(self, p: ChipInstance) -> bool:
+        """Whether a stack in a paid spot was read only with doubt, with the dealer's hand over the spot (`CoverLog`)
+        from the frame it showed to the frame it was gone: no payout, for a payout laid stays once the hand leaves
+        it. (3 Card Monster, sets QQ and RR: a $5 Play returned, and as the hand took its chip a box read below the
+        detector's confidence in the Play's paid spot for four frames, $1 in one, $100 in the other: a win claimed
+        with doubt. Over thirteen held-out sets no payout matched to a wager was gone so.)"""
+        return (self.cover is not None and p.uncertain and p.end is not None
+                and self.cover.covered_through(p.zone, p.start, p.end))
 
     def _doubt_gone_under_cards(self, ws: WagerSeen, live: LiveRound) -> None:
         """A stack beside its seat's cards gone from view just as a card was dealt to the seat is most likely

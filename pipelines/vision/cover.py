@@ -123,6 +123,11 @@ class CoverLog:
             return None
         return spell.first, shown
 
+    def covered_through(self, zone: str, first: int, last: int) -> bool:
+        """Whether one spell of something over `zone` lasted from `first` to `last` (frames), both included."""
+        spell = self._covered.latest_before(zone, first + 1)
+        return spell is not None and spell.last >= last
+
     def taken_within(self, zone: str, gone: int) -> tuple[int, int] | None:
         """(first, last) frames a stack read as gone from `zone` at `gone` was taken within: from the moment the
         hand came over its spot, where it was just before (a High Tie $10 Main under the hand read as a $500
