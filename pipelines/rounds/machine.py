@@ -619,7 +619,7 @@ class RoundMachine:
         from the frame it showed to the frame it was gone: no payout, for a payout laid stays once the hand leaves
         it. (3 Card Monster, sets QQ and RR: a $5 Play returned, and as the hand took its chip a box read below the
         detector's confidence in the Play's paid spot for four frames, $1 in one, $100 in the other: a win claimed
-        with doubt. Over thirteen held-out sets no payout matched to a wager was gone so.)"""
+        with doubt. Over thirteen held-out sets it changed no other round.)"""
         return (self.cover is not None and p.uncertain and p.end is not None
                 and self.cover.covered_through(p.zone, p.start, p.end))
 
