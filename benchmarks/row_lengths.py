@@ -6,7 +6,9 @@ much more holds a box too many (the detector's second box on a chip) or one draw
 row with doubt (`ChipStackObs.rows_regular`). For every row of three boxes or more that the zones assign a spot, on
 every `--every`-th analysed frame of the sets `benchmarks/reconstruction.py --mode video --cache DIR` rendered and
 looked at: how many steps short of n - 1 it is (in tenths), and whether its box count equals the chips the scripted
-scene holds in that spot (right), exceeds it (a box too many) or falls short.
+scene holds in that spot (right), exceeds it (a box too many) or falls short. Rows are taken as the zones group them
+before a box too many is dropped from a short row of one denomination (`ZoneMapper._doubled_in_short_rows`); the
+second table counts, for those rows, how often the scene held exactly one chip fewer than the boxes.
 
     python benchmarks/row_lengths.py --cache DIR [--sets NAME ...] [--every 2] [--json]
 """
@@ -24,40 +26,44 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from cached_sets import load_set, set_arguments, set_folders
 
 
-def rows_of(folder: Path, every: int) -> Counter:
-    """{(steps short in tenths, "right" | "too many" | "too few"): rows} over the set's frames."""
+def rows_of(folder: Path, every: int) -> tuple[Counter, Counter]:
+    """{(steps short in tenths, "right" | "too many" | "too few"): rows} over the set's frames; and, for the rows of one
+    denomination `IRREGULAR_STEPS` to `DOUBLED_STEPS` short, {"one too many" | "right" | "other": rows}."""
     from pipelines.vision import zones
 
     looked, scenes, mapper = load_set(folder)
     seen: dict = {}
-    own = zones.ZoneMapper._gapped
+    own = zones.ZoneMapper._doubled_in_short_rows
 
-    def kept(self: zones.ZoneMapper, stacks: list, pts: np.ndarray, values: np.ndarray, skip: set) -> dict:
-        seen["stacks"] = (stacks, pts.copy(), skip)  # the frame's final stacks, as observe reads them
-        return own(self, stacks, pts, values, skip)
+    def kept(self: zones.ZoneMapper, stacks: list, pts: np.ndarray, values: np.ndarray, conf: np.ndarray):
+        seen["stacks"] = (stacks, pts.copy(), values.copy())  # the frame's stacks before a short row loses a box
+        return own(self, stacks, pts, values, conf)
 
     out: Counter = Counter()
-    zones.ZoneMapper._gapped = kept
+    doubled: Counter = Counter()
+    zones.ZoneMapper._doubled_in_short_rows = kept
     try:
         for i in range(0, len(looked), every):
             seen.clear()
             mapper.observe(looked[i])
             if "stacks" not in seen:
                 continue
-            stacks, pts, skip = seen["stacks"]
+            stacks, pts, values = seen["stacks"]
             truth = mapper.observe_scene(scenes[i])
             u = pts @ mapper.spread.axes[0]
-            for k, st in enumerate(stacks):
-                if st.zone is None or k in skip or len(st.rows) != 1 or len(st.members) < 3:
+            for st in stacks:
+                if st.zone is None or len(st.rows) != 1 or len(st.members) < 3:
                     continue
                 row = list(st.rows[0])
                 short = zones.row_shortfall(u[row], mapper.spread.step_mm)
                 there = len(truth[st.zone].chips) if st.zone in truth else 0
                 verdict = "right" if there == len(row) else "too many" if there < len(row) else "too few"
                 out[(round(short, 1), verdict)] += 1
+                if zones.IRREGULAR_STEPS <= short < zones.DOUBLED_STEPS and len(set(values[row].tolist())) == 1:
+                    doubled["one too many" if there == len(row) - 1 else "right" if there == len(row) else "other"] += 1
     finally:
-        zones.ZoneMapper._gapped = own
-    return out
+        zones.ZoneMapper._doubled_in_short_rows = own
+    return out, doubled
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -65,18 +71,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--every", type=int, default=2, help="read every N-th analysed frame (default 2)")
     args = ap.parse_args(argv)
     total: Counter = Counter()
+    doubled: Counter = Counter()
     for folder in set_folders(args.cache, args.sets):
-        got = rows_of(folder, args.every)
+        got, one_kind = rows_of(folder, args.every)
         total.update(got)
+        doubled.update(one_kind)
         print(f"{folder.name:32s} {sum(got.values()):>6d} rows, {sum(n for (s, _), n in got.items() if s >= 0.65):>4d} "
               "0.65 of a step short or more", flush=True)
     print("steps short | right | a box too many | a box too few")
     for short in sorted({s for s, _ in total}):
         print(f"{short:>11.1f} | {total[(short, 'right')]:>5d} | {total[(short, 'too many')]:>14d} | "
               f"{total[(short, 'too few')]:>13d}")
+    from pipelines.vision.zones import DOUBLED_STEPS, IRREGULAR_STEPS
+
+    print(f"rows of one denomination {IRREGULAR_STEPS:g}-{DOUBLED_STEPS:g} steps short (a box dropped from them): "
+          + ", ".join(f"{k} {doubled[k]}" for k in ("one too many", "right", "other")))
     if args.json:
-        print(json.dumps({f"{s:.1f}": {v: total[(s, v)] for v in ("right", "too many", "too few")}
-                          for s in sorted({s for s, _ in total})}))
+        print(json.dumps({"by_steps_short": {f"{s:.1f}": {v: total[(s, v)] for v in ("right", "too many", "too few")}
+                                             for s in sorted({s for s, _ in total})},
+                          "one_denomination_short": {k: doubled[k] for k in ("one too many", "right", "other")}}))
     return 0
 
 
