@@ -71,6 +71,7 @@ DOUBT_KINDS: tuple[tuple[str, str], ...] = (
     ("payout_could_hide", r"where a chip of it could lie unseen"),
     ("payout_regrouped", r"the line between them moved"),
     ("payout_shrank", r"a laid payout does not shrink"),
+    ("payout_fell_after_hand", r"once the hand had come back over it"),
     ("frames_lost", r"were not analysed"),
     ("read_by_turns", r"but read so already at frame"),
 )

@@ -270,7 +270,8 @@ class RoundMachine:
             total = laid or ch.after.chip_total
             live.chips.setdefault(ch.zone, ChipZone(ch.zone)).update(ch.frame, total, ch.after.uncertain,
                                                                      ch.after.hidden_room, ch.after.first_read,
-                                                                     ch.after.reach_into, ch.after.read_surely)
+                                                                     ch.after.reach_into, ch.after.read_surely,
+                                                                     ch.after.read_surely_at)
         if ref.area in ("cards", "dealer", "board") and ref.sub not in ("tray", "shoe"):
             state = self.card_state(ref, ch.after)
             zone = live.cards.setdefault(ch.zone, CardZone(ch.zone))
@@ -565,6 +566,7 @@ class RoundMachine:
         exp_outcome = {(x.seat, x.spot, x.hand): x.outcome for x in expected}
         self._payouts_shrunk(seen, expected, live)
         self._doubt_short_payouts(seen, expected, live)
+        self._doubt_payouts_read_less_after_hand(seen, live)
         self._paid_wagers_read_later(seen, expected, live)
         self._doubt_stacks_read_unsure(seen, expected, live)
         self._doubt_rises_read_before_close(seen, live)
@@ -762,6 +764,29 @@ class RoundMachine:
                                            f"read as from frame {ws.payout.start}, with no hand over it since "
                                            f"{'it was laid' if hand is None else f'frame {hand}'}: a box read in it "
                                            "may be no chip")
+                    break
+
+    def _doubt_payouts_read_less_after_hand(self, seen: list[WagerSeen], live: LiveRound) -> None:
+        """A payout read surely as more than it is taken to be, in a frame with no hand over its spot, before the hand
+        came back over it and the payout was confirmed as less: a chip of it was seen, then missed or taken back,
+        and which is not known. (3 Card Monster, set TT, seed 12043: a $250 Play overpaid $350, read $350 surely in
+        the one frame between the hand laying it and the hand coming back, then $250 surely for good, its bottom $100
+        never boxed again; $250 is what the rules pay, so the overpay went unseen.) A payout short of what the rules
+        pay and read surely as the rules' amount so is that amount already (`_paid_as_read_surely`)."""
+        if self.cover is None:
+            return
+        for ws in seen:
+            p = ws.payout
+            if p is None or ws.outcome != "win":
+                continue
+            for total, f in sorted(p.read_surely_at.items()):
+                if total <= ws.paid + 0.005 or f >= p.start or self.cover.last_covered_before(p.zone, f + 1) == f:
+                    continue
+                hand = self.cover.last_covered_before(p.zone, p.start)
+                if hand is not None and hand > f:
+                    _doubt_wager(live, ws, f"payout read surely as {total:g} at frame {f}, with no hand over it, "
+                                           f"then as {ws.paid:g} from frame {p.start}, once the hand had come back "
+                                           "over it: a chip of it may have been missed since, or taken back")
                     break
 
     def _growths_under_hand(self, ws: WagerSeen) -> list[tuple[int, float, float, int | None]]:

@@ -73,6 +73,7 @@ class ChipInstance:
     # doubtful step frame -> the other betting spots chips of it lay in, where that was its only doubt (`ZoneState`)
     reached: dict[int, tuple[str, ...]] = field(default_factory=dict)
     read_surely: set[float] = field(default_factory=set)  # totals read confidently in frames too few to confirm
+    read_surely_at: dict[float, int] = field(default_factory=dict)  # ... and the last frame each was read so
 
     @property
     def uncertain(self) -> bool:
@@ -118,6 +119,11 @@ class ChipInstance:
         self.first_read |= later.first_read
         self.reached |= later.reached
         self.read_surely |= later.read_surely
+        self._read_surely_at(later.read_surely_at.items())
+
+    def _read_surely_at(self, pairs) -> None:
+        for total, frame in pairs:
+            self.read_surely_at[total] = max(frame, self.read_surely_at.get(total, frame))
 
     def split_at(self, frame: int) -> ChipInstance:
         """End this stack at `frame` and return the rest as a new stack placed then with the total read then."""
@@ -173,11 +179,12 @@ class ChipZone:
 
     def update(self, frame: int, total: float, uncertain: bool, hidden_room: bool = True,
                first_read: int | None = None, reach_into: tuple[str, ...] = (),
-               read_surely: tuple[float, ...] = ()) -> None:
+               read_surely: tuple[float, ...] = (), read_surely_at: tuple[tuple[float, int], ...] = ()) -> None:
         """A confirmed total; `hidden_room`: a chip of it missed could lie unseen (over a card's edge, under another
         stack's chip, or at the end of a payout lying off its spot's centre); `first_read`: the frame that total was
         first read; `reach_into`: the other betting spots chips of it lay in, where that is its only doubt;
-        `read_surely`: totals read confidently on the spot in frames too few to confirm (`ZoneState`)."""
+        `read_surely`: totals read confidently on the spot in frames too few to confirm, `read_surely_at` with the last
+        frame each was read so (`ZoneState`)."""
         cur = self.current
         if total > 0:
             if cur is None:
@@ -193,6 +200,7 @@ class ChipZone:
             if first_read is not None:
                 cur.first_read[frame] = first_read
             cur.read_surely |= set(read_surely)
+            cur._read_surely_at(read_surely_at)
         elif cur is not None:
             cur.end = frame
 

@@ -361,7 +361,8 @@ class ZoneTracker:
                                 reach_into=reached,
                                 read_more=self._read_more(zone, sig, zo),
                                 first_read=None if sig[0] else zone.since_empty.get(sig[1], [None])[0],
-                                read_surely=() if sig[0] else self._read_surely(zone))
+                                read_surely=() if sig[0] else self._read_surely(zone),
+                                read_surely_at=() if sig[0] else self._read_surely_at(zone))
                 answered = self._outread_was_new(name, zone)
                 if answered is not None:
                     leading.append(answered)
@@ -548,7 +549,13 @@ class ZoneTracker:
     @staticmethod
     def _read_surely(zone: _Zone) -> tuple[float, ...]:
         """The chip totals read confidently since the spot last read empty (`ZoneState.read_surely`)."""
-        return tuple(sorted(total for total, (_, sure) in zone.since_empty.items() if sure >= 0))
+        return tuple(total for total, _ in ZoneTracker._read_surely_at(zone))
+
+    @staticmethod
+    def _read_surely_at(zone: _Zone) -> tuple[tuple[float, int], ...]:
+        """(total, the last frame it was read so) of each chip total read confidently since the spot last read empty
+        (`ZoneState.read_surely_at`)."""
+        return tuple(sorted((total, sure) for total, (_, sure) in zone.since_empty.items() if sure >= 0))
 
     @staticmethod
     def _settle_on(zone: _Zone, sig: Signature, state: ZoneState) -> None:
