@@ -53,6 +53,20 @@ def scripted_session(game: str, rounds: int, seed: int) -> ScriptedSession:
     return ScriptedSession(scripted, setup, perfect_path(game, setup)[0], [s for r in scripted for s in r.scenes])
 
 
+def long_shown_payout(game: str, frames: int) -> tuple[ScriptedSession, str, list[int]]:
+    """The seed-4 session of `game` (3 rounds), the paid spot of the first round's first win whose payout shows for
+    more than `frames` frames, and the frames it shows in (the perfect observation of the scripted scenes)."""
+    session = scripted_session(game, 3, 4)
+    scripted, _, mapper, scenes = session
+    truth = scripted[0].round
+    for s in truth.settlements:
+        zone = f"seat{s.seat}.{s.spot}.paid"
+        shown = [f for f in range(s.frames.start, truth.frames.end) if zone in mapper.observe_scene(scenes[f])]
+        if s.outcome == "win" and len(shown) > frames:
+            return session, zone, shown
+    raise LookupError(f"{game}: no payout shows for more than {frames} frames")
+
+
 def lock_frame(truth: Round, placed: int) -> int:
     """The frame bets closed on a wager laid at frame `placed`: the round's first close from then on."""
     return min(e.frame for e in truth.events if e.type == "bets_closed" and e.frame >= placed)

@@ -11,7 +11,7 @@ import pytest
 from pipelines.rounds.compare import compare_rounds
 from pipelines.vision.observe import FrameObs
 
-from .conftest import FPS, rounds_with_edited_observations, scripted_session
+from .conftest import FPS, long_shown_payout, rounds_with_edited_observations
 
 GAME = "3-card-monster"
 
@@ -23,17 +23,9 @@ def test_a_payout_grown_with_no_hand_over_it_is_in_doubt(hand_left_s, doubted):
     # $500, the hand over other spots of the seat: a $500 overpay was claimed. Twelve held-out sets
     # (benchmarks/payout_growth.py) grew payouts as the hand left them within 0.8 s of it, and by a box that was no
     # chip 1.0 s or more after it (a King High $300 High payout read $400, set RR, seed 11971).
-    scripted, setup, mapper, scenes = scripted_session(GAME, 3, 4)
+    (scripted, setup, _, _), zone, shown = long_shown_payout(GAME, 3 * FPS)
     truth = scripted[0].round
-    zones = [mapper.observe_scene(scene) for scene in scenes]
-
-    def shown(zone: str, start: int) -> list[int]:
-        return [f for f in range(start, truth.frames.end) if zone in zones[f]]
-
-    paid = next(s for s in truth.settlements if s.outcome == "win"
-                and len(shown(f"seat{s.seat}.{s.spot}.paid", s.frames.start)) > 3 * FPS)
-    zone = f"seat{paid.seat}.{paid.spot}.paid"
-    grown = shown(zone, paid.frames.start)[2 * FPS]
+    grown = shown[2 * FPS]
 
     def phantom_chip(frame: int, obs: FrameObs) -> None:
         if frame >= grown and zone in obs:
@@ -46,6 +38,7 @@ def test_a_payout_grown_with_no_hand_over_it_is_in_doubt(hand_left_s, doubted):
 
     got = rounds_with_edited_observations(GAME, scripted, setup, phantom_chip, hand=hand)
     rnd = min(got, key=lambda r: abs(r.frames.start - truth.frames.start))
-    notes = [n for n in rnd.notes if "with no hand over it" in n and n.startswith(f"seat {paid.seat} {paid.spot}")]
+    seat, spot, _ = zone.split(".")
+    notes = [n for n in rnd.notes if "with no hand over it" in n and n.startswith(f"seat {seat[4:]} {spot}")]
     assert bool(notes) == doubted, rnd.notes
     assert compare_rounds([rnd], [truth])[0].result == ("incomplete" if doubted else "wrong")

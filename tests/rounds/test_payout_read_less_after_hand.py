@@ -11,7 +11,7 @@ import pytest
 from pipelines.rounds.compare import compare_rounds
 from pipelines.vision.observe import FrameObs
 
-from .conftest import FPS, rounds_with_edited_observations, scripted_session
+from .conftest import FPS, long_shown_payout, rounds_with_edited_observations
 
 GAME = "3-card-monster"
 SEEN = 2  # frames the larger total is read (the cover log ends a hand's spell after two frames without it)
@@ -27,17 +27,9 @@ def test_a_payout_read_surely_as_more_before_the_hand_came_back_is_in_doubt(hand
     # Held-out 3 Card Monster video (set TT, seed 12043, round 601081c7): a $250 Play overpaid $350, read $350 surely
     # in the one frame between the hand laying it and the hand coming back over it, then $250 surely for good: the
     # round said the dealer paid $250, what the rules pay.
-    scripted, setup, mapper, scenes = scripted_session(GAME, 3, 4)
+    (scripted, setup, _, _), zone, shown = long_shown_payout(GAME, 2 * FPS)
     truth = scripted[0].round
-    zones = [mapper.observe_scene(scene) for scene in scenes]
-
-    def shown(zone: str, start: int) -> list[int]:
-        return [f for f in range(start, truth.frames.end) if zone in zones[f]]
-
-    paid = next(s for s in truth.settlements if s.outcome == "win"
-                and len(shown(f"seat{s.seat}.{s.spot}.paid", s.frames.start)) > 2 * FPS)
-    zone = f"seat{paid.seat}.{paid.spot}.paid"
-    first = shown(zone, paid.frames.start)[0]
+    first = shown[0]
     larger, back = range(first, first + SEEN), range(first + SEEN, first + SEEN + BACK)
 
     def more_then_hidden(frame: int, obs: FrameObs) -> None:
