@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from pipelines.vision.observe import ZoneState
@@ -119,9 +120,10 @@ class ChipInstance:
         self.first_read |= later.first_read
         self.reached |= later.reached
         self.read_surely |= later.read_surely
-        self._read_surely_at(later.read_surely_at.items())
+        self.note_read_surely_at(later.read_surely_at.items())
 
-    def _read_surely_at(self, pairs) -> None:
+    def note_read_surely_at(self, pairs: Iterable[tuple[float, int]]) -> None:
+        """Totals read confidently, each with the last frame it was read so: the later frame is kept."""
         for total, frame in pairs:
             self.read_surely_at[total] = max(frame, self.read_surely_at.get(total, frame))
 
@@ -200,7 +202,7 @@ class ChipZone:
             if first_read is not None:
                 cur.first_read[frame] = first_read
             cur.read_surely |= set(read_surely)
-            cur._read_surely_at(read_surely_at)
+            cur.note_read_surely_at(read_surely_at)
         elif cur is not None:
             cur.end = frame
 

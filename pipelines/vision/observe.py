@@ -97,7 +97,7 @@ class ZoneState:
     # laid. Not part of the contents.
     read_surely: tuple[float, ...] = field(default=(), compare=False)
     # Chips only: each total of `read_surely` read so since the spot last read empty, with the last frame it was read
-    # so (`ZoneTracker._read_surely`); a payout's brief larger total has none. Not part of the contents.
+    # so (`ZoneTracker._read_surely_at`); a payout's brief larger total has none. Not part of the contents.
     read_surely_at: tuple[tuple[float, int], ...] = field(default=(), compare=False)
     # Chips only: confirmed in place of the total confirmed with doubt before it, which was a misreading
     # (`ZoneTracker._gap_read_away`). Not part of the contents.
