@@ -250,7 +250,7 @@ class RoundMachine:
             if doubt is not None and doubt.note in live.notes:
                 live.notes.remove(doubt.note)
             if ch.zone in live.chips:
-                live.chips[ch.zone].confirm(ch.after.chip_total if ch.after.corrects else None)
+                live.chips[ch.zone].confirm(*((ch.after.chip_total, ch.after.first_read) if ch.after.corrects else ()))
             self._cards_sure(live, ch.zone, self.card_state(ref, ch.after), doubt.earlier if doubt else [])
             return
         earlier = list(doubt.earlier) if doubt is not None else []

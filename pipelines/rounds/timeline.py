@@ -206,9 +206,10 @@ class ChipZone:
         elif cur is not None:
             cur.end = frame
 
-    def confirm(self, total: float | None = None) -> None:
+    def confirm(self, total: float | None = None, first_read: int | None = None) -> None:
         """The stack's present total, read with doubt, was since read confidently; as `total`, where that is given
-        (`ZoneState.corrects`): the doubtful total was a misreading, and `total` takes its place."""
+        (`ZoneState.corrects`): the doubtful total was a misreading, and `total` takes its place, first read at
+        `first_read` where that is known."""
         cur = self.current
         if cur is None:
             return
@@ -216,6 +217,8 @@ class ChipZone:
         cur.doubtful.discard(frame)
         if total is not None:
             cur.steps[-1] = (frame, total)
+            if first_read is not None:
+                cur.first_read[frame] = first_read
             if len(cur.steps) > 1 and cur.steps[-2][1] == total:  # it never changed
                 cur.steps.pop()
 

@@ -455,7 +455,8 @@ class ZoneTracker:
         box on a half-covered chip drawn off its place, not a chip missed. A chip missed in a gap leaves the gap in
         every frame, so no confident reading without it (a King High $2 High, two $1 chips, read $3 with doubt in
         14 of 20 frames, the lower chip's box 1.4 steps from the upper one's, and surely $2 in the other six, 1.15
-        steps apart). It is confirmed as that smaller total in place of the doubtful one (`ZoneState.corrects`)."""
+        steps apart). It is confirmed as that smaller total in place of the doubtful one (`ZoneState.corrects`), first
+        read when that total was (a wager's rise so confirmed may be to a total read before bets closed)."""
         steady = zone.stable_sig
         if sig[0] or steady[0] or covered or not sig[1]:
             zone.gap_reads.append(None)
@@ -466,7 +467,8 @@ class ZoneTracker:
         if (len(sure) < OUTREAD_MIN or len(set(sure)) != 1 or not 0 < sure[0] < steady[1]
                 or any(kind == "other" or (kind == "gap" and t != steady[1]) for kind, t in reads)):
             return None
-        after = replace(self._state(zone, ((), sure[0]), False), corrects=True, hidden_room=zone.stable.hidden_room)
+        after = replace(self._state(zone, ((), sure[0]), False), corrects=True, hidden_room=zone.stable.hidden_room,
+                        first_read=zone.since_empty.get(sure[0], [None])[0])
         change = ZoneChange(name, frame, zone.stable, after)
         self._settle_on(zone, ((), sure[0]), after)
         return change

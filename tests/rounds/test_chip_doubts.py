@@ -36,6 +36,19 @@ def test_a_doubtful_total_that_stayed_is_a_doubt():
     assert inst.steps == [(40, 5.0), (60, 10.0)] and inst.doubtful_frames() == [60]
 
 
+def test_a_doubtful_total_corrected_takes_the_first_reading_of_the_total_that_replaces_it():
+    # King High, video (set UU, 12091, round 2632be56): a $200 High, two $100 chips almost one on the other, locked at
+    # $100, read $300 with doubt as its payout came, then surely $200, first read so before bets closed: the rise
+    # rests on when $200 was first read, not on the $300 misreading (`RoundMachine._doubt_rises_read_before_close`).
+    zone = ChipZone("seat1.high")
+    zone.update(205, 100.0, uncertain=False, first_read=205)
+    zone.update(228, 300.0, uncertain=True, first_read=228)
+    zone.confirm(200.0, first_read=208)
+    (inst,) = zone.instances
+    assert inst.steps == [(205, 100.0), (228, 200.0)] and not inst.uncertain
+    assert inst.first_read == {205: 205, 228: 208}
+
+
 def _payout_read_unsure(paid: float, twice: bool = False, reach_into: tuple[str, ...] = (),
                         others: dict[str, int] | None = None) -> list[str]:
     """A King High $40 Suit wager won at 3-1, its payout read with doubt as `paid` (`twice`: confirmed again, as

@@ -238,6 +238,7 @@ def test_a_stack_in_doubt_for_a_chip_counted_in_a_gap_and_read_surely_without_it
     assert [(c.after.chip_total, c.after.uncertain, c.after.corrects) for c in changes] == [
         (3, True, False), (2, False, True)]
     assert changes[-1].frame == 17  # the sixth confident reading of $2
+    assert changes[-1].after.first_read == 7  # first read as $2 ten frames before: a wager's rise may be no rise
     # read surely as its own $3 once: the gap may hold a chip after all
     three = {"seat1.high": ZoneObs(chips=[1, 1, 1])}
     t = ZoneTracker(stable_frames=3)
