@@ -335,7 +335,7 @@ class RoundMachine:
         the dealer's hand, read $30 surely once as the hand lifted, then confirmed $30)."""
         if ch.after.uncertain:
             return False
-        if ch.before.doubt == payout_read_larger(ch.after.chip_total):
+        if ch.before.doubt.endswith(payout_read_larger(ch.after.chip_total)):
             return True
         if ch.after != doubt.before:
             return False

@@ -25,7 +25,9 @@
   becomes uncertain (`_unsteady`): chips counted now with it, now with its neighbour. New contents confirmed dated
   before all but a few of those readings answer that doubt: the readings were of them (`_outread_was_new`).
 - A confirmed payout read surely as more for a spell too short to confirm, then as confirmed again, becomes
-  uncertain (`_payout_read_larger_briefly`): a chip of it may go unseen in its other frames.
+  uncertain (`_payout_read_larger_briefly`): a chip of it may go unseen in its other frames. Where its wager read
+  surely as less in that spell, reading it as confirmed again does not lift the doubt: the chip where the two meet
+  was counted now with one, now with the other.
 - A run of loss readings, each too short to confirm, after a stack's spot first read empty is one blip: the
   removal keeps the date of the empty run it interrupted.
 - New chips read in most of the last `RESTLESS_WINDOW` frames without ever reading alike long enough to
@@ -75,14 +77,17 @@ BRIEF_PAYOUT = ("read for a moment only, never alike long enough to confirm, the
                 "with its wager")
 PAYOUT_READ_LARGER = ("read surely as {more} for a moment, more than it was confirmed as: a chip of it may have gone "
                     "unseen in its other frames")
+# ... said first where its wager read surely as less in those frames (`_payout_read_larger_briefly`)
+WAGER_READ_LESS = "its wager beside it read surely as less meanwhile, so a chip where the two meet may be either's; "
 UNSTEADY_STACK = (f"its stack read confidently as other totals in {OUTREAD_MIN} or more of the last {RESTLESS_WINDOW} "
                   "frames, more often than as its own (chips counted now with it, now with the stack beside it)")
 
 
-def payout_read_larger(more: float) -> str:
-    """The doubt a confirmed payout read surely as `more` for a moment is given (`PAYOUT_READ_LARGER`); the round
-    machine matches it to tell when that doubt is answered."""
-    return PAYOUT_READ_LARGER.format(more=f"{more:g}")
+def payout_read_larger(more: float, wager_less: bool = False) -> str:
+    """The doubt a confirmed payout read surely as `more` for a moment is given (`PAYOUT_READ_LARGER`), with its
+    wager read surely as less meanwhile where `wager_less` (`WAGER_READ_LESS`); the round machine matches its end
+    to tell when that doubt is answered."""
+    return (WAGER_READ_LESS if wager_less else "") + PAYOUT_READ_LARGER.format(more=f"{more:g}")
 
 
 @dataclass
@@ -198,6 +203,8 @@ class _Zone:
     since_empty: dict[float, list[int]] = field(default_factory=dict)
     # a payout spot confirmed empty: its readings of chips since it last read empty, (frame, reading, with doubt)
     brief: list[tuple[int, Signature, bool]] = field(default_factory=list)
+    # the last frames its confirmed chips were read confidently as fewer, not none (`_payout_read_larger_briefly`)
+    read_less: deque = field(default_factory=lambda: deque(maxlen=RESTLESS_WINDOW))
 
 
 class ZoneTracker:
@@ -307,11 +314,13 @@ class ZoneTracker:
         other = card_doubt or (uncertain and not zo.chips_reach_only)
         change, leading = None, []  # leading: changes reported before `change` (a doubt answered, a take)
         self._note_since_empty(zone, frame, sig, uncertain, covered)
+        if not uncertain and not sig[0] and not zone.stable_sig[0] and 0 < sig[1] < zone.stable_sig[1]:
+            zone.read_less.append(frame)
         brief = self._brief_payout(name, zone, frame, sig, uncertain)
         if brief:
             return brief
         if sig == zone.stable_sig:
-            more = self._payout_read_larger_briefly(name, zone)
+            more = self._payout_read_larger_briefly(name, zone, frame)
             zone.cand_sig = None
             if more is not None:
                 # the frame that ends the spell reads it as confirmed again: the first of those that lift the doubt
@@ -321,7 +330,8 @@ class ZoneTracker:
             # A state confirmed as uncertain and then read confidently for `stable_frames` frames is
             # certain after all (the hand that half-covered a chip has moved away).
             zone.sure_again += zone.stable.uncertain and not uncertain and self._sure(zo, tracks)
-            doubt = zone.stable.uncertain and zone.sure_again < self.stable_frames
+            doubt = zone.stable.uncertain and (zone.sure_again < self.stable_frames
+                                               or zone.stable.doubt.startswith(WAGER_READ_LESS))
             if zone.stable.uncertain and not doubt:
                 zone.unsteady.clear()  # the doubt is lifted: what was read before it weighs no more
                 zone.gap_reads.clear()
@@ -383,19 +393,27 @@ class ZoneTracker:
         self._forget(zone, frame)
         return [*leading, *([change] if change is not None else [])]
 
-    def _payout_read_larger_briefly(self, name: str, zone: _Zone) -> ZoneChange | None:
+    def _payout_read_larger_briefly(self, name: str, zone: _Zone, frame: int) -> ZoneChange | None:
         """A payout confirmed and read again as confirmed after a spell, too short to confirm, read surely as more
         chips, in every frame of it: a chip of it may be missed in the other frames (a King High $200 High payout
         of two $100 chips lying almost one on the other, read as one box in five of the six frames it lay before
         the player took it, as two in the sixth; a $100 short pay was claimed). It stays in doubt until read
         confidently as it again (`sure_again`); a payout that grows as the dealer's hand leaves it confirms as
-        the larger total instead."""
+        the larger total instead.
+
+        Where its wager was read surely as less in a frame of the spell, the chip where the two meet was counted now
+        with one, now with the other, and reading the payout as confirmed again does not tell which it is: the doubt
+        stays until the payout confirms as something else (a High Tie $84 Side payout on a past-posted $14, its
+        bottom $1 chip over the wager's top one, read $83 for 60 frames and $84 surely in one, the wager read $12 in
+        that one and $14 in the others)."""
         cand, steady = zone.cand_sig, zone.stable_sig
         if (cand is None or not name.endswith(".paid") or zone.stable.uncertain or zone.cand_uncertain
                 or cand[0] or steady[0] or not 0 < steady[1] < cand[1]):
             return None
         zone.sure_again = 0
-        doubted = replace(zone.stable, uncertain=True, doubt=payout_read_larger(cand[1]),
+        wager = self._zones.get(name.removesuffix(".paid"))
+        less = wager is not None and any(zone.cand_first <= f < frame for f in wager.read_less)
+        doubted = replace(zone.stable, uncertain=True, doubt=payout_read_larger(cand[1], less),
                           read_surely=(cand[1],))
         change = ZoneChange(name, zone.cand_first, zone.stable, doubted)
         zone.stable = doubted

@@ -13,6 +13,7 @@ from pipelines.vision.track import (
     RESTLESS_CHIPS,
     UNSTEADY_STACK,
     ZoneTracker,
+    payout_read_larger,
 )
 
 
@@ -272,6 +273,24 @@ def test_a_payout_read_surely_as_more_for_a_moment_is_unsure_until_read_surely_a
     t = ZoneTracker(stable_frames=3)
     wager = lambda n: {"seat8.high": ZoneObs(chips=[100] * n, chips_min_confidence=0.9)}  # noqa: E731
     assert [c.after.uncertain for c in _run(t, [wager(1)] * 4 + [wager(2), wager(1)])] == [False]
+
+
+def test_a_payout_read_larger_for_a_moment_as_its_wager_read_less_stays_unsure_when_read_as_before():
+    # High Tie, video (set UU, 12082, round fffecba3): an $84 Side payout on a past-posted $14, its bottom $1 chip over
+    # the wager's top one, read $83 surely for 60 frames and $84 in one, the wager read $12 in that one and $14 in the
+    # others: the chip where the two meet was counted now with one, now with the other, and the round said $83 was paid.
+    def frame(paid: int, wager: int) -> dict:
+        return {"seat1.side.paid": ZoneObs(chips=[25, 25, 25, 5] + [1] * (paid - 80), chips_min_confidence=0.9),
+                "seat1.side": ZoneObs(chips=[5, 5] + [1] * (wager - 10), chips_min_confidence=0.9)}
+
+    for wager_then, doubt_stays in ((12, True), (14, False)):
+        t = ZoneTracker(stable_frames=3)
+        changes = _run(t, [frame(83, 14)] * 5 + [frame(84, wager_then)] + [frame(83, 14)] * 6)
+        paid = [c.after for c in changes if c.zone == "seat1.side.paid"]
+        assert [(a.chip_total, a.uncertain) for a in paid] == [(83, False), (83, True), *[(83, False)] * (
+            not doubt_stays)]
+        assert paid[1].doubt.endswith(payout_read_larger(84)) and ("either's" in paid[1].doubt) == doubt_stays
+        assert t.states()["seat1.side.paid"].uncertain == doubt_stays
 
 
 def test_a_card_read_as_two_cards_and_never_with_high_confidence_is_unsure():
