@@ -39,7 +39,7 @@ from pipelines.games.round import (
 from pipelines.games.settlement import Settlement
 from pipelines.vision.cover import CoverLog
 from pipelines.vision.observe import ZoneChange, ZoneState
-from pipelines.vision.track import payout_read_larger
+from pipelines.vision.track import RESTLESS_CHIPS, payout_read_larger
 from pipelines.vision.zones import polygon_gap_mm
 
 from .timeline import STAGE_FRAMES, CardZone, ChipInstance, ChipZone, Slot
@@ -284,6 +284,10 @@ class RoundMachine:
                 live.cleared = ch.frame
             if not ch.after.uncertain:
                 self._cards_sure(live, ch.zone, state, earlier)
+        if doubt is not None and _laid_while_restless(ch, doubt):
+            live.chips[ch.zone].laid_before(ch.frame)
+            if doubt.note in live.notes:
+                live.notes.remove(doubt.note)
         if doubt is not None and doubt.note in live.notes and self._doubt_undone(live, ch, doubt):
             live.notes.remove(doubt.note)
 
@@ -1209,6 +1213,17 @@ def _reaches_only_into_bare_spots(inst: ChipInstance, live: LiveRound) -> bool:
     end = inst.end if inst.end is not None else live.last
     spots = {z for f in frames for z in inst.reached[f]}
     return not any(other.start <= end for z in spots if z in live.chips for other in live.chips[z].instances)
+
+
+def _laid_while_restless(ch: ZoneChange, doubt: ZoneDoubt) -> bool:
+    """A payout spot that was empty, read by turns as totals that never confirmed (`RESTLESS_CHIPS`, taken with doubt
+    as the likeliest), then confirmed surely as more than that and than every total read surely since it was empty:
+    the turns were the payout being laid, chip by chip under the dealer's hand, and it is what it was laid as (a 3 Card
+    Monster $400 Play payout read $100, $200 and $300 by turns for 15 frames, then surely $400). A payout read surely as
+    more on the way, then confirmed as less, keeps its doubt: a chip of it may have gone unseen, or been taken back."""
+    return (parse_zone(ch.zone).area == "paid" and ch.before.doubt == RESTLESS_CHIPS and doubt.before.empty
+            and not ch.after.uncertain and ch.after.chip_total > ch.before.chip_total
+            and ch.after.chip_total >= max(ch.after.read_surely, default=0.0) - 0.005)
 
 
 def _doubt_wager(live: LiveRound, ws: WagerSeen, why: str) -> None:

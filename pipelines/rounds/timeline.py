@@ -222,6 +222,12 @@ class ChipZone:
             if len(cur.steps) > 1 and cur.steps[-2][1] == total:  # it never changed
                 cur.steps.pop()
 
+    def laid_before(self, frame: int) -> None:
+        """The present stack's doubtful readings before `frame` were it being laid: they are no doubt about it."""
+        cur = self.current
+        if cur is not None:
+            cur.doubtful = {f for f in cur.doubtful if f >= frame}
+
     def merge_gaps(self, max_gap: float, blip: float = 0.0) -> None:
         """Join a stack that vanished and came back within `max_gap` frames: it was covered, not taken. A stack
         read between the two for no more than `blip` frames, and less than the one that went, was that one seen in
