@@ -194,6 +194,7 @@ class RoundMachine:
         self._assumed_order: list[tuple[tuple[int, str, int], tuple[int, str, int]]] = []
         # pairs put in the manual's order because a payout was laid out of view (see _laid_unseen_from)
         self._unseen_order: list[tuple[tuple[int, str, int], tuple[int, str, int]]] = []
+        self._tangled_order = False  # the rules ordering settlements never agreed (see _in_dealer_order)
         self._missed: tuple[int, str] | None = None  # frames lost while no round was open: (last, note)
 
     # ------------------------------------------------------------------------------- feeding
@@ -583,12 +584,15 @@ class RoundMachine:
             if ws.outcome == "removed":
                 ws.outcome = self.removed_outcome(ws, exp_outcome, rnd)
             self.review(ws, exp_outcome.get(ws.key), live)
-        self._assumed_order, self._unseen_order = [], []
+        self._assumed_order, self._unseen_order, self._tangled_order = [], [], False
         visible = self._in_dealer_order([ws for ws in seen if ws.outcome is not None], exp_order)
+        if self._tangled_order:
+            live.note("settlement order: where the dealer's hand lay, the times seen and the manual's order disagree "
+                      "in a circle, so the order the settlements were made in is not known; they are listed as seen")
         for pairs, why in ((self._assumed_order, "seen the other way round but too close in time to tell"),
                            (self._unseen_order, "a payout was laid while its wager was out of view, so which "
                                                 "came first is unknown")):
-            for a, b in pairs:
+            for a, b in pairs if not self._tangled_order else ():
                 live.note(f"settlement order of seat {a[0]} {a[1]} (hand {a[2]}) and seat {b[0]} {b[1]} "
                           f"(hand {b[2]}): {why}; the manual's order is assumed")
         pushes = sorted((ws for ws in seen if ws.outcome is None),
@@ -1048,13 +1052,16 @@ class RoundMachine:
         spans = {id(ws): span for ws in done if (span := self._under_the_hand(ws)) is not None}
 
         def before(a: WagerSeen, b: WagerSeen) -> bool:
-            """The hand had left `a`'s spot, having settled it, when it came over `b`'s."""
+            """The hand had left `a`'s spot, having settled it, when it came over `b`'s, and not the other way round:
+            two stacks taken within one frame (spans of a frame each, alike) are ordered by neither."""
             sa, sb = spans.get(id(a)), spans.get(id(b))
-            return sa is not None and sb is not None and sa[1] <= sb[0]
+            return sa is not None and sb is not None and sa[1] <= sb[0] and not sb[1] <= sa[0]
 
         out = sorted(done, key=when)
-        changed = True
-        while changed:  # bubble neighbours that are too close in time into the manual's order
+        # Bubble neighbours that are too close in time into the manual's order. The rules need not agree (the hand's
+        # path may put a before b, b before c, and the times seen c before a), so the passes are bounded: where they
+        # never settle, no order is known.
+        for _ in range(len(out) ** 2 + 1):
             changed = False
             for i in range(len(out) - 1):
                 a, b = out[i], out[i + 1]
@@ -1076,7 +1083,10 @@ class RoundMachine:
                     out[i], out[i + 1] = b, a
                     changed = True
                     self._unseen_order.append((b.key, a.key))
-        return out
+            if not changed:
+                return out
+        self._tangled_order = True
+        return sorted(done, key=when)
 
     def _under_the_hand(self, ws: WagerSeen) -> tuple[int, int] | None:
         """(first, last) frames a settlement was made within, from where the dealer's hand lay (`self.cover`,

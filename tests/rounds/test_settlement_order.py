@@ -3,6 +3,8 @@ way round, the round says it is unsure instead of asserting the manual's order."
 
 from __future__ import annotations
 
+import threading
+
 from pipelines.games.round import Wager
 from pipelines.games.settlement import Settlement
 from pipelines.rounds.compare import compare_rounds
@@ -72,6 +74,24 @@ def test_where_the_hand_lay_orders_settlements_too_close_in_time() -> None:
     assert order(late) == ([2, 3], [((2, "high", 1), (3, "high", 1))])
     # A payout seen at once, its spot never covered: nothing said of when it was laid.
     assert order(hand_over({"seat3.high": range(3330, 3333)})) == ([2, 3], [((2, "high", 1), (3, "high", 1))])
+
+
+def test_two_stacks_taken_in_one_frame_with_no_hand_seen_are_ordered_by_neither() -> None:
+    # King High, video (set UU, 12111, round cb66b4f8): two stacks read gone in the same frame, the hand seen over
+    # neither, each spot bare from that frame: each was taken "within" that one frame, so by where the hand lay each
+    # came before the other, and the two were swapped back and forth without end (the benchmark never finished).
+    log = CoverLog()
+    for f in range(95, 106):
+        log.add(f, set(), {"seat5.high", "seat6.high"} if f >= 101 else set())
+    m = KingHighMachine("T1", cover=log)
+    m._assumed_order, m._unseen_order = [], []
+    got: list = []
+    ordering = threading.Thread(daemon=True, target=lambda: got.append(m._in_dealer_order(
+        [_seen(5, "lose", 101), _seen(6, "lose", 101)], {(6, "high", 1): 1, (5, "high", 1): 2})))
+    ordering.start()
+    ordering.join(timeout=20)
+    assert got, "ordering two settlements never ended"
+    assert [ws.wager.seat for ws in got[0]] == [6, 5] and m._assumed_order == []  # too close: the manual's order
 
 
 def test_one_boxes_settlements_keep_the_manual_order_without_doubt() -> None:
