@@ -39,7 +39,7 @@ from pipelines.games.round import (
 from pipelines.games.settlement import Settlement
 from pipelines.vision.cover import CoverLog
 from pipelines.vision.observe import ZoneChange, ZoneState
-from pipelines.vision.track import RESTLESS_CHIPS, payout_read_larger
+from pipelines.vision.track import RESTLESS_CHIPS, WAGER_READ_LESS, payout_read_larger
 from pipelines.vision.zones import polygon_gap_mm
 
 from .timeline import STAGE_FRAMES, CardZone, ChipInstance, ChipZone, Slot
@@ -570,6 +570,7 @@ class RoundMachine:
             expected = []
         exp_outcome = {(x.seat, x.spot, x.hand): x.outcome for x in expected}
         self._payouts_shrunk(seen, expected, live)
+        self._payouts_either_as_rules_pay(seen, expected, live)
         self._doubt_short_payouts(seen, expected, live)
         self._doubt_payouts_read_less_after_hand(seen, live)
         self._paid_wagers_read_later(seen, expected, live)
@@ -647,6 +648,32 @@ class RoundMachine:
         if end is not None and any(abs(f - end) <= near for f in dealt):
             _doubt_wager(live, ws, f"gone from view at frame {end} as a card was dealt to the seat (under the "
                                    "card?); its settlement was not seen")
+
+    @staticmethod
+    def _payouts_either_as_rules_pay(seen: list[WagerSeen], expected: list[Settlement], live: LiveRound) -> None:
+        """A payout in doubt only for a chip counted now with it, now with its wager (`WAGER_READ_LESS`), read as
+        exactly what the rules pay (on the wager as it lay when paid): for the chip to be the payout's the dealer would
+        have had to overpay by just that chip, so it is no doubt (a Pick 2 $400 Play payout read $500 for one frame as
+        its $400 wager read $300, and $400 over 40 frames). Read as another amount, the doubt stays (a High Tie $84
+        Side payout read $83)."""
+        net = _rules_net(expected)
+        for ws in seen:
+            p = ws.payout
+            if ws.outcome != "win" or p is None or _doubted(live, ws):
+                continue
+            on_table = ws.inst.value_at(p.start)
+            if not (_as_rules_pay(net, ws, ws.paid) or _as_rules_pay_on_raised(net, ws, on_table, ws.paid)):
+                continue
+            either = [(f, n) for n in live.notes if WAGER_READ_LESS in n
+                      and (f := _observation_frame(n, p.zone)) is not None and p.start <= f]
+            if not either:
+                continue
+            for f, n in either:
+                live.notes.remove(n)
+                p.doubtful.discard(f)
+            ws.uncertain = ws.inst.uncertain or p.uncertain
+            live.note(f"inferred: {_about(ws)}: payout read as {ws.paid:g}, what the rules pay, though a chip where it "
+                      "meets its wager was read with it for a moment")
 
     @staticmethod
     def _paid_wagers_read_later(seen: list[WagerSeen], expected: list[Settlement], live: LiveRound) -> None:
