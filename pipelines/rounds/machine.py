@@ -18,7 +18,7 @@ Anything that does not add up makes the round `incomplete` with a note, never a 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from itertools import pairwise
@@ -251,7 +251,10 @@ class RoundMachine:
             if doubt is not None and doubt.note in live.notes:
                 live.notes.remove(doubt.note)
             if ch.zone in live.chips:
-                live.chips[ch.zone].confirm(*((ch.after.chip_total, ch.after.first_read) if ch.after.corrects else ()))
+                if ch.after.corrects:
+                    live.chips[ch.zone].confirm(ch.after.chip_total, ch.after.first_read)
+                else:
+                    live.chips[ch.zone].confirm()
             self._cards_sure(live, ch.zone, self.card_state(ref, ch.after), doubt.earlier if doubt else [])
             return
         earlier = list(doubt.earlier) if doubt is not None else []
@@ -593,7 +596,7 @@ class RoundMachine:
         for pairs, why in ((self._assumed_order, "seen the other way round but too close in time to tell"),
                            (self._unseen_order, "a payout was laid while its wager was out of view, so which "
                                                 "came first is unknown")):
-            for a, b in pairs if not self._tangled_order else ():
+            for a, b in pairs:
                 live.note(f"settlement order of seat {a[0]} {a[1]} (hand {a[2]}) and seat {b[0]} {b[1]} "
                           f"(hand {b[2]}): {why}; the manual's order is assumed")
         pushes = sorted((ws for ws in seen if ws.outcome is None),
@@ -656,14 +659,7 @@ class RoundMachine:
         have had to overpay by just that chip, so it is no doubt (a Pick 2 $400 Play payout read $500 for one frame as
         its $400 wager read $300, and $400 over 40 frames). Read as another amount, the doubt stays (a High Tie $84
         Side payout read $83)."""
-        net = _rules_net(expected)
-        for ws in seen:
-            p = ws.payout
-            if ws.outcome != "win" or p is None or _doubted(live, ws):
-                continue
-            on_table = ws.inst.value_at(p.start)
-            if not (_as_rules_pay(net, ws, ws.paid) or _as_rules_pay_on_raised(net, ws, on_table, ws.paid)):
-                continue
+        for ws, p, _ in _paid_as_rules_pay(seen, expected, live):
             either = [(f, n) for n in live.notes if WAGER_READ_LESS in n
                       and (f := _observation_frame(n, p.zone)) is not None and p.start <= f]
             if not either:
@@ -687,14 +683,7 @@ class RoundMachine:
         raised after its bets closed and paid on what lay there is read so too: its payout is what the rules pay on
         that (a Pick 2 $20 Ante past-posted to $22, paid $22, then read $21 surely and $22 with doubt by turns under
         the payout's chip)."""
-        net = _rules_net(expected)
-        for ws in seen:
-            p = ws.payout
-            if ws.outcome != "win" or p is None or _doubted(live, ws):
-                continue
-            on_table = ws.inst.value_at(p.start)
-            if not (_as_rules_pay(net, ws, ws.paid) or _as_rules_pay_on_raised(net, ws, on_table, ws.paid)):
-                continue
+        for ws, p, on_table in _paid_as_rules_pay(seen, expected, live):
             end = ws.inst.end if ws.inst.end is not None else live.last + 1
             later = [n for n in live.notes if (f := _observation_frame(n, ws.inst.zone)) is not None
                      and p.start <= f <= end]
@@ -1113,6 +1102,7 @@ class RoundMachine:
             if not changed:
                 return out
         self._tangled_order = True
+        self._assumed_order, self._unseen_order = [], []  # swaps of a circle say nothing of any one pair
         return sorted(done, key=when)
 
     def _under_the_hand(self, ws: WagerSeen) -> tuple[int, int] | None:
@@ -1250,6 +1240,21 @@ def _reaches_only_into_bare_spots(inst: ChipInstance, live: LiveRound) -> bool:
     end = inst.end if inst.end is not None else live.last
     spots = {z for f in frames for z in inst.reached[f]}
     return not any(other.start <= end for z in spots if z in live.chips for other in live.chips[z].instances)
+
+
+def _paid_as_rules_pay(seen: list[WagerSeen], expected: list[Settlement], live: LiveRound
+                       ) -> Iterator[tuple[WagerSeen, ChipInstance, float]]:
+    """(wager, payout, what the wager was read as when paid) of each winning wager the notes do not doubt, paid
+    exactly what the rules pay on its locked amount or on what lay there when paid (`_as_rules_pay_on_raised`). The
+    notes are read as each is reached, so a caller's changes to them count for the wagers after."""
+    net = _rules_net(expected)
+    for ws in seen:
+        p = ws.payout
+        if ws.outcome != "win" or p is None or _doubted(live, ws):
+            continue
+        on_table = ws.inst.value_at(p.start)
+        if _as_rules_pay(net, ws, ws.paid) or _as_rules_pay_on_raised(net, ws, on_table, ws.paid):
+            yield ws, p, on_table
 
 
 def _laid_while_restless(ch: ZoneChange, doubt: ZoneDoubt) -> bool:
