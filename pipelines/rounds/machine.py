@@ -1049,10 +1049,21 @@ class RoundMachine:
             and any(gone == ws.settled_at and gone <= o.settled_at <= back + lag for gone, back in o.inst.hidden)
             for o in done)}
 
+        def earliest(ws: WagerSeen) -> float:
+            """The earliest moment `ws` may have been settled, against another settlement of its box: a stack read
+            as gone as the hand left its spot was taken at some moment of the hand's stay there, up to as long
+            before as a payout shows after it is laid (a 3 Card Monster Play returned under the hand, read gone
+            7 frames later, after the Ante's payout laid beside it showed)."""
+            if ws.outcome == "win" or self.cover is None or ws.settled_at is None:
+                return when(ws)
+            first = self.cover.covered_until_near(ws.inst.zone, ws.settled_at, round(near))
+            return when(ws) if first is None else max(first, ws.settled_at - lag)
+
         def too_close(a: WagerSeen, b: WagerSeen) -> bool:
             if a.wager.seat == b.wager.seat and (id(a) in gone_with or id(b) in gone_with):
                 return True
-            gap = max(when(a) - whole(b), when(b) - whole(a), 0.0)  # between the spans each may have been laid in
+            first = earliest if a.wager.seat == b.wager.seat else when
+            gap = max(first(a) - whole(b), first(b) - whole(a), 0.0)  # between the spans each may have been laid in
             # Two stacks taken away are ordered by the frames they left view, unless they share a box: the hand
             # sweeping it covers one on its way to take the other (a King High $1 Suit gone under the sleeve three
             # frames before the $2 High the hand took first, then the Suit).

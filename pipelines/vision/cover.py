@@ -128,6 +128,13 @@ class CoverLog:
         spell = self._covered.latest_before(zone, first + 1)
         return spell is not None and spell.last >= last
 
+    def covered_until_near(self, zone: str, gone: int, within: int) -> int | None:
+        """The first frame of the spell something lay over `zone` that lasted to at most `within` frames before
+        `gone`, the frame a stack there was read as gone: the hand was over the stack and left it found gone, so it
+        was taken at some moment of that spell. None if no such spell."""
+        over = self._covered.latest_before(zone, gone)
+        return over.first if over is not None and over.last >= gone - within else None
+
     def taken_within(self, zone: str, gone: int) -> tuple[int, int] | None:
         """(first, last) frames a stack read as gone from `zone` at `gone` was taken within: from the moment the
         hand came over its spot, where it was just before (a High Tie $10 Main under the hand read as a $500

@@ -389,3 +389,28 @@ def test_a_winner_read_with_doubt_only_once_its_payout_showed_as_the_rules_pay_i
     assert settle(447, paid=22.0, steps=posted) == (False, [])
     uncertain, notes = settle(447, paid=21.0, steps=posted)
     assert uncertain and notes
+
+
+def test_a_stack_read_gone_as_the_hand_left_its_box_was_taken_during_the_hands_stay() -> None:
+    from pipelines.rounds.three_card_monster import ThreeCardMonsterMachine
+
+    # 3 Card Monster, held-out video (set PP, 11913, round 19ff96e3): seat 6's $25 Play returned at 605 under the
+    # hand, which lay over the Play's spot until 609; the spot read empty for good only from 612. The Ante's payout,
+    # laid 609-611, showed at 614, so by the times seen it came first (a payout shows up to 8 frames late).
+    def order(play_covered: range | None) -> list[str]:
+        log = CoverLog()
+        for f in range(590, 620):
+            log.add(f, {"seat6.play"} if play_covered is not None and f in play_covered else set(), set())
+        m = ThreeCardMonsterMachine("T1", cover=log)
+        m._assumed_order, m._unseen_order = [], []
+        play = WagerSeen(Wager(seat=6, spot="play", amount=25.0), ChipInstance("seat6.play", 0, [(0, 25.0)]), 0,
+                         "seat6.play.paid", outcome="returned", settled_at=612)
+        ante = WagerSeen(Wager(seat=6, spot="ante", amount=25.0), ChipInstance("seat6.ante", 0, [(0, 25.0)]), 0,
+                         "seat6.ante.paid", outcome="win", paid=25.0, settled_at=614)
+        out = m._in_dealer_order([ante, play], {(6, "play", 0): 0, (6, "ante", 0): 1})
+        assert m._assumed_order == []  # one box: one sweep of the hand, no doubt
+        return [ws.wager.spot for ws in out]
+
+    assert order(range(598, 610)) == ["play", "ante"]  # taken under the hand, up to 8 frames before it read gone
+    assert order(None) == ["ante", "play"]  # the spot in view all along: gone when read gone, after the payout
+    assert order(range(598, 605)) == ["ante", "play"]  # the hand had left it well before it read gone

@@ -70,6 +70,15 @@ def test_a_stack_was_taken_before_its_spot_was_next_bare() -> None:
     assert log.taken_within("b", 30) is None  # never seen bare
 
 
+def test_a_stack_read_gone_soon_after_the_hand_left_its_spot_was_taken_during_its_stay() -> None:
+    # The hand over the spot 20-25 (a frame clear at 23 does not end the spell), the stack read gone at 29.
+    log = _log([(19, set(), set()), *((f, {"a"}, set()) for f in (20, 21, 22)), (23, set(), set()),
+                (24, {"a"}, set()), (25, {"a"}, set()), *((f, set(), set()) for f in range(26, 31))])
+    assert log.covered_until_near("a", 29, within=4) == 20
+    assert log.covered_until_near("a", 29, within=3) is None  # the hand had left it too long before
+    assert log.covered_until_near("b", 29, within=4) is None  # never covered
+
+
 def test_the_last_frame_a_spot_was_covered_before_a_frame() -> None:
     log = _log([(10, {"a"}, set()), (11, {"a"}, set()), (12, set(), set()), (13, set(), set()), (14, {"a"}, set()),
                 (15, set(), set())])
