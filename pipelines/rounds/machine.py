@@ -39,7 +39,7 @@ from pipelines.games.round import (
 from pipelines.games.settlement import Settlement
 from pipelines.vision.cover import CoverLog
 from pipelines.vision.observe import ZoneChange, ZoneState
-from pipelines.vision.track import RESTLESS_CHIPS, WAGER_READ_LESS, payout_read_larger
+from pipelines.vision.track import RESTLESS_CHIPS, payout_read_larger, read_larger_briefly
 from pipelines.vision.zones import polygon_gap_mm
 
 from .timeline import STAGE_FRAMES, CardZone, ChipInstance, ChipZone, Slot
@@ -573,7 +573,7 @@ class RoundMachine:
             expected = []
         exp_outcome = {(x.seat, x.spot, x.hand): x.outcome for x in expected}
         self._payouts_shrunk(seen, expected, live)
-        self._payouts_either_as_rules_pay(seen, expected, live)
+        self._payouts_larger_briefly_as_rules_pay(seen, expected, live)
         self._doubt_short_payouts(seen, expected, live)
         self._doubt_payouts_read_less_after_hand(seen, live)
         self._paid_wagers_read_later(seen, expected, live)
@@ -653,23 +653,28 @@ class RoundMachine:
                                    "card?); its settlement was not seen")
 
     @staticmethod
-    def _payouts_either_as_rules_pay(seen: list[WagerSeen], expected: list[Settlement], live: LiveRound) -> None:
-        """A payout in doubt only for a chip counted now with it, now with its wager (`WAGER_READ_LESS`), read as
-        exactly what the rules pay (on the wager as it lay when paid): for the chip to be the payout's the dealer would
-        have had to overpay by just that chip, so it is no doubt (a Pick 2 $400 Play payout read $500 for one frame as
-        its $400 wager read $300, and $400 over 40 frames). Read as another amount, the doubt stays (a High Tie $84
-        Side payout read $83)."""
+    def _payouts_larger_briefly_as_rules_pay(seen: list[WagerSeen], expected: list[Settlement],
+                                             live: LiveRound) -> None:
+        """A payout in doubt only for a sure reading of more chips for a moment (`PAYOUT_READ_LARGER`), confirmed as
+        exactly what the rules pay (on the wager as it lay when paid): for the chip read then to be the payout's, the
+        dealer would have had to overpay by just that chip, and the detector to miss it in every other frame, so it
+        is no doubt, as for a payout read with doubt as the rules' amount (`_doubt_stacks_read_unsure`). So a chip
+        counted now with the payout, now with its wager (`WAGER_READ_LESS`: a Pick 2 $400 Play payout read $500 for
+        one frame as its $400 wager read $300, and $400 over 40 frames), or a chip of the next stack read in it for
+        one frame as the player's hand came to gather them (a Pick 2 $50 Ante payout read $75). Confirmed as another
+        amount, the doubt stays: that is where a missed chip would hide a short pay (a High Tie $84 Side payout read
+        $83)."""
         for ws, p, _ in _paid_as_rules_pay(seen, expected, live):
-            either = [(f, n) for n in live.notes if WAGER_READ_LESS in n
+            larger = [(f, n) for n in live.notes if read_larger_briefly(n)
                       and (f := _observation_frame(n, p.zone)) is not None and p.start <= f]
-            if not either:
+            if not larger:
                 continue
-            for f, n in either:
+            for f, n in larger:
                 live.notes.remove(n)
                 p.doubtful.discard(f)
             ws.uncertain = ws.inst.uncertain or p.uncertain
-            live.note(f"inferred: {_about(ws)}: payout read as {ws.paid:g}, what the rules pay, though a chip where it "
-                      "meets its wager was read with it for a moment")
+            live.note(f"inferred: {_about(ws)}: payout read as {ws.paid:g}, what the rules pay, though read surely as "
+                      "more for a moment")
 
     @staticmethod
     def _paid_wagers_read_later(seen: list[WagerSeen], expected: list[Settlement], live: LiveRound) -> None:

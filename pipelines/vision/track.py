@@ -83,6 +83,12 @@ UNSTEADY_STACK = (f"its stack read confidently as other totals in {OUTREAD_MIN} 
                   "frames, more often than as its own (chips counted now with it, now with the stack beside it)")
 
 
+def read_larger_briefly(doubt: str) -> bool:
+    """Whether `doubt` (or a note ending with it) is the one a payout read surely as more for a moment is given
+    (`payout_read_larger`), whatever the total and whether or not its wager read less meanwhile."""
+    return doubt.endswith(PAYOUT_READ_LARGER.split("{more}")[1])
+
+
 def payout_read_larger(more: float, wager_less: bool = False) -> str:
     """The doubt a confirmed payout read surely as `more` for a moment is given (`PAYOUT_READ_LARGER`), with its
     wager read surely as less meanwhile where `wager_less` (`WAGER_READ_LESS`); the round machine matches its end

@@ -1,7 +1,8 @@
 """A payout read surely as one chip more for a moment, as its wager read one chip less, holds a chip that was counted
 now with one, now with the other (`ZoneTracker._payout_read_larger_briefly`, `WAGER_READ_LESS`). Read otherwise as
-exactly what the rules pay, the chip is its wager's (`RoundMachine._payouts_either_as_rules_pay`); read as another
-amount, the round is unsure which."""
+exactly what the rules pay, the chip is its wager's (`RoundMachine._payouts_larger_briefly_as_rules_pay`); read as
+another amount, the round is unsure which. So too a payout read one chip more for a moment with no time left to read it
+as confirmed again: as the rules pay, it is what it was confirmed as."""
 
 from __future__ import annotations
 
@@ -43,3 +44,26 @@ def test_a_chip_read_now_with_the_payout_now_with_its_wager(paid_short):
     doubted = [n for n in rnd.notes if "may be either's" in n]
     assert bool(doubted) == paid_short, rnd.notes
     assert compare_rounds([rnd], [truth])[0].result == ("incomplete" if paid_short else "exact"), rnd.notes
+
+
+@pytest.mark.parametrize("paid_more", [False, True])
+def test_a_payout_read_a_chip_more_just_before_it_was_taken(paid_more):
+    # Pick 2, video (set UU, seed 12114, round 248c3fa9): a $50 Ante payout, what the rules pay, read $75 surely in one
+    # frame as the player's hand came to gather the stacks, too late to be read as $50 again before it was taken. For
+    # the chip to be the payout's, the dealer would have had to overpay by just that chip and the detector to miss it
+    # in every other frame. Confirmed as another amount (here one chip over), the doubt stays.
+    (scripted, setup, _, _), paid, shown = long_shown_payout(GAME, 20)
+    chip = 1
+
+    def more_at_the_end(frame: int, obs: FrameObs) -> None:
+        if frame in shown and paid in obs:
+            extra = [chip] * (paid_more + (frame == shown[-2]))
+            obs[paid] = replace(obs[paid], chips=[*obs[paid].chips, *extra])
+
+    got = rounds_with_edited_observations(GAME, scripted, setup, more_at_the_end)
+    truth = scripted[0].round
+    rnd = min(got, key=lambda r: abs(r.frames.start - truth.frames.start))
+    doubted = [n for n in rnd.notes if "more than it was confirmed as" in n and not n.startswith("inferred")]
+    assert bool(doubted) == paid_more, rnd.notes
+    if not paid_more:
+        assert compare_rounds([rnd], [truth])[0].result == "exact", rnd.notes
