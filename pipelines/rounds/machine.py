@@ -580,7 +580,7 @@ class RoundMachine:
         self._doubt_stacks_read_unsure(seen, expected, live)
         self._doubt_rises_read_before_close(seen, live)
         self._doubt_rises_as_stack_read_whole(seen, live)
-        self._doubt_payouts_grown_unhanded(seen, live)
+        self._doubt_payouts_grown_unhanded(seen, expected, live)
         self._doubt_falls_read_before(seen, live)
         self._doubt_payout_read_with_wager(seen, exp_outcome, live)
         exp_order = {(x.seat, x.spot, x.hand): x.order for x in expected}
@@ -779,14 +779,21 @@ class RoundMachine:
                                            "after bets closed")
                     break
 
-    def _doubt_payouts_grown_unhanded(self, seen: list[WagerSeen], live: LiveRound) -> None:
+    def _doubt_payouts_grown_unhanded(self, seen: list[WagerSeen], expected: list[Settlement], live: LiveRound
+                                      ) -> None:
         """A payout read as more than it was first confirmed as, where nothing lay over its spot in the
         `CHIPS_ADDED_S` before (`CoverLog`): chips are laid by a hand, so the growth is a box that is no chip, or a
         chip the detector saw only now; the round is unsure rather than claiming either payout. (A 3 Card Monster
         $402 Ante payout read so for 24 frames, then $902 surely for 20: a second box 0.8 of a step off its bottom
         $100 chip, read as a $500, and a $500 overpay claimed.) A payout the hand adds to, or leaves in full after
-        laying it in part, grows as the hand leaves it: within `CHIPS_ADDED_S`."""
+        laying it in part, grows as the hand leaves it: within `CHIPS_ADDED_S`. A payout that grew to exactly what the
+        rules pay is no doubt: for the growth to be a box that is no chip, the dealer would have had to underpay by
+        just that box (a 3 Card Monster $75 Ante payout read $50 for 80 frames, $75 surely in moments among them, then
+        $75 for good)."""
+        net = _rules_net(expected)
         for ws in seen:
+            if ws.outcome == "win" and _as_rules_pay(net, ws, ws.paid):
+                continue
             for f, total, most, hand in self._growths_under_hand(ws):
                 if hand is None or hand < f - CHIPS_ADDED_S * self.fps:
                     _doubt_wager(live, ws, f"payout read as {total:g} from frame {f}, more than the {most:g} it was "

@@ -1,6 +1,6 @@
 """A payout read as more than it was first confirmed as, with no hand over its spot just before, is in doubt: chips
-are laid by a hand, so the growth is a box that is no chip. Grown as a hand leaves it, it is what was laid
-(`RoundMachine._doubt_payouts_grown_unhanded`)."""
+are laid by a hand, so the growth is a box that is no chip. Grown as a hand leaves it, or to exactly what the rules
+pay, it is what was laid (`RoundMachine._doubt_payouts_grown_unhanded`)."""
 
 from __future__ import annotations
 
@@ -42,3 +42,20 @@ def test_a_payout_grown_with_no_hand_over_it_is_in_doubt(hand_left_s, doubted):
     notes = [n for n in rnd.notes if "with no hand over it" in n and n.startswith(f"seat {seat[4:]} {spot}")]
     assert bool(notes) == doubted, rnd.notes
     assert compare_rounds([rnd], [truth])[0].result == ("incomplete" if doubted else "wrong")
+
+
+def test_a_payout_grown_with_no_hand_over_it_to_what_the_rules_pay_is_what_was_laid():
+    # Held-out 3 Card Monster video (set WW, seed 12163, round 7e1a7b20): a $75 Ante payout, what the rules pay, read
+    # $50 for 80 frames, $75 surely in moments among them, then $75 for good, no hand near it. For the growth to be a
+    # box that is no chip, the dealer would have had to underpay by just that box.
+    (scripted, setup, _, _), zone, shown = long_shown_payout(GAME, 3 * FPS)
+    truth = scripted[0].round
+    grown = shown[2 * FPS]
+
+    def read_short_until_grown(frame: int, obs: FrameObs) -> None:
+        if frame < grown and zone in obs:  # its last chip read as a $5 (the payout here is one $25 chip)
+            obs[zone] = replace(obs[zone], chips=[*obs[zone].chips[:-1], 5])
+
+    got = rounds_with_edited_observations(GAME, scripted, setup, read_short_until_grown, hand=lambda f, covered: None)
+    rnd = min(got, key=lambda r: abs(r.frames.start - truth.frames.start))
+    assert compare_rounds([rnd], [truth])[0].result == "exact", rnd.notes
