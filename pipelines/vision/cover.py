@@ -143,9 +143,8 @@ class CoverLog:
         bare = self._bare.first_from(zone, gone)
         if bare is None:
             return None
-        over = self._covered.latest_before(zone, gone)
-        first = over.first if over is not None and over.last >= gone - self._covered.end_frames else gone
-        return first, bare
+        over = self.covered_until_near(zone, gone, self._covered.end_frames)
+        return (gone if over is None else over), bare
 
 
 class CoverMeter:
