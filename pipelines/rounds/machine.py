@@ -1061,15 +1061,17 @@ class RoundMachine:
             and any(gone == ws.settled_at and gone <= o.settled_at <= back + lag for gone, back in o.inst.hidden)
             for o in done)}
 
+        # A stack read as gone as the hand left its spot was taken at some moment of the hand's stay there, up to as
+        # long before as a payout shows after it is laid (a 3 Card Monster Play returned under the hand, read gone
+        # 7 frames later, after the Ante's payout laid beside it showed): the frame the stay began, where there is one.
+        stay_from = {id(ws): f for ws in done if ws.outcome != "win" and self.cover is not None
+                     and ws.settled_at is not None
+                     and (f := self.cover.covered_until_near(ws.inst.zone, ws.settled_at, round(near))) is not None}
+
         def earliest(ws: WagerSeen) -> float:
-            """The earliest moment `ws` may have been settled, against another settlement of its box: a stack read
-            as gone as the hand left its spot was taken at some moment of the hand's stay there, up to as long
-            before as a payout shows after it is laid (a 3 Card Monster Play returned under the hand, read gone
-            7 frames later, after the Ante's payout laid beside it showed)."""
-            if ws.outcome == "win" or self.cover is None or ws.settled_at is None:
-                return when(ws)
-            first = self.cover.covered_until_near(ws.inst.zone, ws.settled_at, round(near))
-            return when(ws) if first is None else max(first, ws.settled_at - lag)
+            """The earliest moment `ws` may have been settled, against another settlement of its box."""
+            first = stay_from.get(id(ws))
+            return when(ws) if first is None else max(first, (ws.settled_at or 0) - lag)
 
         def too_close(a: WagerSeen, b: WagerSeen) -> bool:
             if a.wager.seat == b.wager.seat and (id(a) in gone_with or id(b) in gone_with):
