@@ -39,7 +39,7 @@ from pipelines.games.round import (
 from pipelines.games.settlement import Settlement
 from pipelines.vision.cover import CoverLog
 from pipelines.vision.observe import ZoneChange, ZoneState
-from pipelines.vision.track import RESTLESS_CHIPS, payout_read_larger, read_larger_briefly
+from pipelines.vision.track import RESTLESS_CHIPS, payout_read_larger, read_larger_briefly, read_less_steadily
 from pipelines.vision.zones import polygon_gap_mm
 
 from .timeline import STAGE_FRAMES, CardZone, ChipInstance, ChipZone, Slot
@@ -573,7 +573,7 @@ class RoundMachine:
             expected = []
         exp_outcome = {(x.seat, x.spot, x.hand): x.outcome for x in expected}
         self._payouts_shrunk(seen, expected, live)
-        self._payouts_larger_briefly_as_rules_pay(seen, expected, live)
+        self._payouts_read_otherwise_as_rules_pay(seen, expected, live)
         self._doubt_short_payouts(seen, expected, live)
         self._doubt_payouts_read_less_after_hand(seen, live)
         self._paid_wagers_read_later(seen, expected, live)
@@ -653,7 +653,7 @@ class RoundMachine:
                                    "card?); its settlement was not seen")
 
     @staticmethod
-    def _payouts_larger_briefly_as_rules_pay(seen: list[WagerSeen], expected: list[Settlement],
+    def _payouts_read_otherwise_as_rules_pay(seen: list[WagerSeen], expected: list[Settlement],
                                              live: LiveRound) -> None:
         """A payout in doubt only for a sure reading of more chips for a moment (`PAYOUT_READ_LARGER`), confirmed as
         exactly what the rules pay (on the wager as it lay when paid): for the chip read then to be the payout's, the
@@ -663,18 +663,22 @@ class RoundMachine:
         one frame as its $400 wager read $300, and $400 over 40 frames), or a chip of the next stack read in it for
         one frame as the player's hand came to gather them (a Pick 2 $50 Ante payout read $75). Confirmed as another
         amount, the doubt stays: that is where a missed chip would hide a short pay (a High Tie $84 Side payout read
-        $83)."""
+        $83). A payout confirmed as the rules pay but read surely as one chip less in many frames
+        (`PAYOUT_READ_LESS`) is so answered too: for it to be short, the detector would have had to read a chip that
+        is not there, of just the shortfall, in most of its frames. Confirmed as another amount, read less as the rules
+        pay, that doubt stays: a fourth box among three chips lying close would claim an overpay (a Pick 2 $15 Play
+        payout read $20)."""
         for ws, p, _ in _paid_as_rules_pay(seen, expected, live):
-            larger = [(f, n) for n in live.notes if read_larger_briefly(n)
-                      and (f := _observation_frame(n, p.zone)) is not None and p.start <= f]
-            if not larger:
+            otherwise = [(f, n) for n in live.notes if (read_larger_briefly(n) or read_less_steadily(n))
+                         and (f := _observation_frame(n, p.zone)) is not None and p.start <= f]
+            if not otherwise:
                 continue
-            for f, n in larger:
+            for f, n in otherwise:
                 live.notes.remove(n)
                 p.doubtful.discard(f)
             ws.uncertain = ws.inst.uncertain or p.uncertain
             live.note(f"inferred: {_about(ws)}: payout read as {ws.paid:g}, what the rules pay, though read surely as "
-                      "more for a moment")
+                      "other totals in frames too few to confirm")
 
     @staticmethod
     def _paid_wagers_read_later(seen: list[WagerSeen], expected: list[Settlement], live: LiveRound) -> None:

@@ -79,6 +79,10 @@ PAYOUT_READ_LARGER = ("read surely as {more} for a moment, more than it was conf
                     "unseen in its other frames")
 # ... said first where its wager read surely as less in those frames (`_payout_read_larger_briefly`)
 WAGER_READ_LESS = "its wager beside it read surely as less meanwhile, so a chip where the two meet may be either's; "
+# A payout read confidently, the hand not over it, as one smaller total in OUTREAD_MIN or more of the last
+# RESTLESS_WINDOW frames, though as its own more often (`_payout_read_less_steadily`)
+PAYOUT_READ_LESS = ("read surely as {less} in {times} of the last {window} frames, the dealer's hand not over it, and "
+                    "as more in the others: a chip read in those may not be there")
 UNSTEADY_STACK = (f"its stack read confidently as other totals in {OUTREAD_MIN} or more of the last {RESTLESS_WINDOW} "
                   "frames, more often than as its own (chips counted now with it, now with the stack beside it)")
 
@@ -87,6 +91,17 @@ def read_larger_briefly(doubt: str) -> bool:
     """Whether `doubt` (or a note ending with it) is the one a payout read surely as more for a moment is given
     (`payout_read_larger`), whatever the total and whether or not its wager read less meanwhile."""
     return doubt.endswith(PAYOUT_READ_LARGER.split("{more}")[1])
+
+
+def payout_read_less(less: float, times: int) -> str:
+    """The doubt a confirmed payout read surely as `less` in `times` of the last frames is given
+    (`PAYOUT_READ_LESS`)."""
+    return PAYOUT_READ_LESS.format(less=f"{less:g}", times=times, window=RESTLESS_WINDOW)
+
+
+def read_less_steadily(doubt: str) -> bool:
+    """Whether `doubt` (or a note ending with it) is the one `payout_read_less` gives, whatever the totals."""
+    return doubt.endswith(PAYOUT_READ_LESS.split("{window}")[1])
 
 
 def payout_read_larger(more: float, wager_less: bool = False) -> str:
@@ -197,7 +212,7 @@ class _Zone:
     # contents, else None (`_restless`)
     restless: deque = field(default_factory=lambda: deque(maxlen=RESTLESS_WINDOW))
     # the last readings of a zone holding a confirmed stack, the hand not over it: (frame, "own" or "other") where read
-    # confidently as its total or as another, else (frame, None) (_unsteady)
+    # confidently as its total or as another, else (frame, None); each with the total read (_unsteady)
     unsteady: deque = field(default_factory=lambda: deque(maxlen=RESTLESS_WINDOW))
     outread: list[int] = field(default_factory=list)  # the frames of the other readings that made it unsteady
     read_as_confirmed: bool = False  # the confirmed stack was read as its total since, the hand not over it
@@ -337,7 +352,8 @@ class ZoneTracker:
             # certain after all (the hand that half-covered a chip has moved away).
             zone.sure_again += zone.stable.uncertain and not uncertain and self._sure(zo, tracks)
             doubt = zone.stable.uncertain and (zone.sure_again < self.stable_frames
-                                               or zone.stable.doubt.startswith(WAGER_READ_LESS))
+                                               or zone.stable.doubt.startswith(WAGER_READ_LESS)
+                                               or read_less_steadily(zone.stable.doubt))
             if zone.stable.uncertain and not doubt:
                 zone.unsteady.clear()  # the doubt is lifted: what was read before it weighs no more
                 zone.gap_reads.clear()
@@ -438,22 +454,44 @@ class ZoneTracker:
         confidence: most often a chip half hidden, by a hand or the payout laid against it. A stack not read as its
         confirmed total since it was confirmed, but where the hand lay, is no such doubt: the total was confirmed
         as the hand hid chips, and the tracker confirms what it is read as (a Pick 2 $20 Ante confirmed $5 under
-        the hand laying its payout, then read $20 as the hand came and went, and confirmed so)."""
+        the hand laying its payout, then read $20 as the hand came and went, and confirmed so). A payout read so as
+        one smaller total, but as its own more often, is in doubt too (`_payout_read_less_steadily`)."""
         steady = zone.stable_sig
         chips = bool(steady[1] and sig[1] and not steady[0] and not sig[0] and not covered)
         own = sig[1] == steady[1]
         zone.read_as_confirmed |= chips and own
-        zone.unsteady.append((frame, "other") if chips and not own and not uncertain else
-                             (frame, "own") if chips and own and not uncertain else (frame, None))
-        kinds = [kind for _, kind in zone.unsteady]
+        zone.unsteady.append((frame, "other", sig[1]) if chips and not own and not uncertain else
+                             (frame, "own", sig[1]) if chips and own and not uncertain else (frame, None, sig[1]))
+        kinds = [kind for _, kind, _ in zone.unsteady]
         others = kinds.count("other")
-        if (zone.stable.uncertain or others < OUTREAD_MIN or others <= kinds.count("own")
-                or not zone.read_as_confirmed):
+        if zone.stable.uncertain or others < OUTREAD_MIN or not zone.read_as_confirmed:
             return None
-        zone.outread = [f for f, kind in zone.unsteady if kind == "other"]
+        if others <= kinds.count("own"):
+            return self._payout_read_less_steadily(name, zone, frame, others)
+        zone.outread = [f for f, kind, _ in zone.unsteady if kind == "other"]
         zone.unsteady.clear()
         zone.sure_again = 0
         doubted = replace(zone.stable, uncertain=True, doubt=UNSTEADY_STACK)
+        change = ZoneChange(name, frame, zone.stable, doubted)
+        zone.stable = doubted
+        return change
+
+    @staticmethod
+    def _payout_read_less_steadily(name: str, zone: _Zone, frame: int, times: int) -> ZoneChange | None:
+        """A payout read confidently, the dealer's hand not over it, as one and the same smaller total in `times`
+        (`OUTREAD_MIN` or more) of the last `RESTLESS_WINDOW` frames, and as its confirmed total in more: the
+        detector reads a chip in most frames that it misses in the others, or one that is not there (a Pick 2 $15 Play
+        payout of three $5 chips read $20 with a fourth box in two frames of three, $15 in the third, over 55 frames;
+        a $5 overpay was claimed). It stays in doubt while it lies, whatever it is read as meanwhile; the round machine
+        weighs the two totals against what the rules pay."""
+        if not name.endswith(".paid") or zone.stable_sig[0]:
+            return None
+        less = {total for _, kind, total in zone.unsteady if kind == "other"}
+        if len(less) != 1 or not 0 < min(less) < zone.stable_sig[1]:
+            return None
+        zone.unsteady.clear()
+        doubted = replace(zone.stable, uncertain=True, doubt=payout_read_less(min(less), times),
+                          read_surely=tuple(sorted({*zone.stable.read_surely, min(less)})))
         change = ZoneChange(name, frame, zone.stable, doubted)
         zone.stable = doubted
         return change

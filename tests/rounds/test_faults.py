@@ -138,7 +138,7 @@ def test_a_payout_doubted_for_a_larger_sure_reading_then_confirmed_so_is_read_su
     r = _play(uncertain_card=False, play_paid=(short, other, _state(chips=20)))
     assert r.status == "incomplete" and any("read surely as 25" in n for n in r.notes), r.notes
     # ... confirmed as what the rules pay: the chip read more for a moment would be an overpay the detector missed in
-    # every other frame (`RoundMachine._payouts_larger_briefly_as_rules_pay`)
+    # every other frame (`RoundMachine._payouts_read_otherwise_as_rules_pay`)
     other = replace(doubted, doubt=PAYOUT_READ_LARGER.format(more="15"), read_surely=(15.0,))
     r = _play(uncertain_card=False, play_paid=(short, other, whole))
     assert r.status == "complete" and {s.spot: s.paid for s in r.settlements}["play"] == 10.0, r.notes

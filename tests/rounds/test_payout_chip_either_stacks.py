@@ -1,6 +1,6 @@
 """A payout read surely as one chip more for a moment, as its wager read one chip less, holds a chip that was counted
 now with one, now with the other (`ZoneTracker._payout_read_larger_briefly`, `WAGER_READ_LESS`). Read otherwise as
-exactly what the rules pay, the chip is its wager's (`RoundMachine._payouts_larger_briefly_as_rules_pay`); read as
+exactly what the rules pay, the chip is its wager's (`RoundMachine._payouts_read_otherwise_as_rules_pay`); read as
 another amount, the round is unsure which. So too a payout read one chip more for a moment with no time left to read it
 as confirmed again: as the rules pay, it is what it was confirmed as."""
 

@@ -14,6 +14,7 @@ from pipelines.vision.track import (
     UNSTEADY_STACK,
     ZoneTracker,
     payout_read_larger,
+    payout_read_less,
 )
 
 
@@ -204,6 +205,33 @@ def test_a_stack_read_surely_short_and_as_itself_only_with_doubt_is_unsure():
     hand = {4, 5, 6, 7, 10, 13, 16}
     changes = _run(t, ante, covered={i: {"seat5.high"} for i in hand})
     assert [(c.after.chip_total, c.after.uncertain) for c in changes] == [(40, False), (25, False), (40, False)]
+
+
+def test_a_payout_read_surely_as_one_chip_less_in_many_frames_stays_unsure_while_it_lies():
+    # Pick 2, video (set 12204): a $15 Play payout of three $5 chips lying close, read $20 with a fourth box in two
+    # frames of three and $15 surely in the others, the hand never over it; confirmed $20, a $5 overpay was claimed.
+    paid = lambda total, zone="seat4.play.paid": {zone: ZoneObs(chips=[5] * (total // 5),  # noqa: E731
+                                                                chips_min_confidence=0.9)}
+    flicker = [20, 20, 15, 15, 20, 20, 15, 20, 20, 20, 15, 20, 20, 15, 15, 20, 20, 20, 15, 20, 20, 20]
+    t = ZoneTracker(stable_frames=3)
+    changes = _run(t, [paid(20)] * 4 + [paid(v) for v in flicker])
+    assert [(c.after.chip_total, c.after.uncertain) for c in changes] == [(20, False), (20, True)]
+    assert changes[-1].after.doubt == payout_read_less(15, 6) and 15 in changes[-1].after.read_surely
+    # read as $20 again for a while: the flicker was the doubt, so it stays
+    _run_from(t, len(flicker) + 4, [paid(20)] * 6)
+    assert t.states()["seat4.play.paid"].uncertain
+    # fewer short frames than OUTREAD_MIN in the window: a chip missed now and then, no doubt
+    t = ZoneTracker(stable_frames=3)
+    changes = _run(t, [paid(20)] * 4 + [paid(15 if i % 5 == 0 else 20) for i in range(24)])
+    assert [c.after.uncertain for c in changes] == [False]
+    # the short readings of more than one total: not one chip read in most frames, no such doubt
+    t = ZoneTracker(stable_frames=3)
+    changes = _run(t, [paid(20)] * 4 + [paid(v - 5 * (v == 15 and i % 2)) for i, v in enumerate(flicker)])
+    assert [c.after.uncertain for c in changes] == [False]
+    # the same flicker on a wager: read as its own more often, no doubt (chips counted with the payout beside it)
+    t = ZoneTracker(stable_frames=3)
+    changes = _run(t, [paid(20, "seat4.play")] * 4 + [paid(v, "seat4.play") for v in flicker])
+    assert [c.after.uncertain for c in changes] == [False]
 
 
 def test_an_unsteady_doubt_resting_on_readings_of_new_contents_is_answered_as_they_confirm():
