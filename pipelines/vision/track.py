@@ -501,11 +501,15 @@ class ZoneTracker:
         all but fewer than `OUTREAD_MIN` of those readings: they were the new contents, not chips counted now with
         it, now with its neighbour. The doubt is answered (the stack read confidently as it was) before the new
         contents are reported, dated as they are so it comes first (a 3 Card Monster $20 Ante past-posted to $22 under
-        the dealer's hand, read $22 and $21 by turns as the hand left, in doubt one frame before $22 confirmed)."""
+        the dealer's hand, read $22 and $21 by turns as the hand left, in doubt one frame before $22 confirmed). Where
+        the stack was taken before the new contents came (`_Zone.emptied`), the answer is dated as the take, so it
+        comes before that too: answered after it, it would put the stack back on the emptied spot (a King High $40
+        High paid and taken, a $100 High of the next round put down, read $100 twice before it confirmed)."""
         if zone.stable.doubt != UNSTEADY_STACK or sum(f < zone.cand_first for f in zone.outread) >= OUTREAD_MIN:
             return None
         answered = replace(zone.stable, uncertain=False, doubt="")
-        change = ZoneChange(name, zone.cand_first, zone.stable, answered)
+        at = zone.cand_first if zone.emptied is None else min(zone.emptied, zone.cand_first)
+        change = ZoneChange(name, at, zone.stable, answered)
         zone.stable = answered
         return change
 

@@ -207,6 +207,25 @@ def test_a_stack_read_surely_short_and_as_itself_only_with_doubt_is_unsure():
     assert [(c.after.chip_total, c.after.uncertain) for c in changes] == [(40, False), (25, False), (40, False)]
 
 
+def test_an_unsteady_doubt_answered_by_new_contents_comes_before_the_take_they_follow():
+    # King High, video (set 12201): a $40 High paid, read $35 surely as its payout lay against it, taken with the
+    # payout, and a $100 High of the next round put down, read $100 twice before it confirmed: the $40 was put in
+    # doubt. The answer was dated as the $100, after the take, and the round machine (which orders each batch by
+    # frame) put the $40 back on the emptied spot and kept the doubt.
+    high = lambda total, sure=True: {"seat7.high": ZoneObs(  # noqa: E731
+        chips=[5] * (total // 5), chips_uncertain=not sure, chips_min_confidence=0.9 if sure else 0.5)}
+    # frames 5 to 48: the hand paying it (covered), the payout against it, both taken, the next round's $100
+    paid_beside = [high(35), high(35, False), high(35), high(35), high(35), high(35, False)]
+    frames = [high(40)] * 22 + [{}, high(40)] + [high(25)] * 3 + paid_beside + [{}] * 5 + [high(100)] * 6
+    t = ZoneTracker(stable_frames=3)
+    changes = _run(t, frames, covered={i: {"seat7.high"} for i in (22, 24, 25, 26)})
+    doubted, *batch = changes[1:]
+    assert (doubted.frame, doubted.after.chip_total, doubted.after.doubt) == (39, 40, UNSTEADY_STACK)
+    # the batch in the order the round machine applies it: answered, taken, then the new stack
+    got = [(c.frame, c.after.chip_total, c.after.uncertain) for c in sorted(batch, key=lambda c: (c.frame, c.zone))]
+    assert got == [(33, 40, False), (33, 0, False), (38, 100, False)]
+
+
 def test_a_payout_read_surely_as_one_chip_less_in_many_frames_stays_unsure_while_it_lies():
     # Pick 2, video (set 12204): a $15 Play payout of three $5 chips lying close, read $20 with a fourth box in two
     # frames of three and $15 surely in the others, the hand never over it; confirmed $20, a $5 overpay was claimed.
