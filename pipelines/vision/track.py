@@ -215,6 +215,9 @@ class _Zone:
     # confidently as its total or as another, else (frame, None); each with the total read (_unsteady)
     unsteady: deque = field(default_factory=lambda: deque(maxlen=RESTLESS_WINDOW))
     outread: list[int] = field(default_factory=list)  # the frames of the other readings that made it unsteady
+    # the chips-only total the confirmed chips grew from on their spot, the spot not read empty between; else 0
+    # (`_grown_read_back`)
+    grown_from: float = 0.0
     read_as_confirmed: bool = False  # the confirmed stack was read as its total since, the hand not over it
     # the last readings of a zone holding a stack confirmed with doubt, the hand not over it: ("gap", total) where
     # read with doubt for a chip counted unseen in a gap alone, ("other", total) with doubt for more, ("sure",
@@ -403,7 +406,10 @@ class ZoneTracker:
                     zone.stable = ZoneState()
                 if after != zone.stable:
                     change = ZoneChange(name, zone.cand_first, zone.stable, after)
+                grown_from = zone.stable_sig[1] if not sig[0] and not zone.stable_sig[0] and zone.emptied is None \
+                    and 0 < zone.stable_sig[1] < sig[1] else 0.0
                 self._settle_on(zone, sig, after)
+                zone.grown_from = grown_from
                 zone.prev_cand = None  # what came before a confirmed state is no blip's background
                 live = {tid for tid, _ in sig[0]}
                 zone.tracks = {tid: t for tid, t in zone.tracks.items() if tid in live}  # gone is gone
@@ -468,12 +474,32 @@ class ZoneTracker:
             return None
         if others <= kinds.count("own"):
             return self._payout_read_less_steadily(name, zone, frame, others)
+        if (back := self._grown_read_back(name, zone, frame, kinds.count("own"))) is not None:
+            return back
         zone.outread = [f for f, kind, _ in zone.unsteady if kind == "other"]
         zone.unsteady.clear()
         zone.sure_again = 0
         doubted = replace(zone.stable, uncertain=True, doubt=UNSTEADY_STACK)
         change = ZoneChange(name, frame, zone.stable, doubted)
         zone.stable = doubted
+        return change
+
+    def _grown_read_back(self, name: str, zone: _Zone, frame: int, own: int) -> ZoneChange | None:
+        """A stack confirmed as grown from a smaller one on its spot (`_Zone.grown_from`), then read confidently as that
+        smaller total in `OUTREAD_MIN` or more of the last `RESTLESS_WINDOW` frames, and more often than as its own,
+        the dealer's hand not over it: the growth was a box that came and went, and the stack is the smaller total
+        again, confirmed in place of the larger (`ZoneState.corrects`), first read when it was (a High Tie $5 Side
+        read $105 for six frames, a phantom $100 box there in half of them, confirmed $105, then read $5 surely in
+        nine of the next eleven frames: a $100 past-post claimed with doubt). A chip really added stays in view
+        once the hand leaves it."""
+        less = zone.grown_from
+        if not less or sum(kind == "other" and total == less for _, kind, total in zone.unsteady) <= max(
+                own, OUTREAD_MIN - 1):
+            return None
+        after = replace(self._state(zone, ((), less), False), corrects=True, hidden_room=zone.stable.hidden_room,
+                        first_read=zone.since_empty.get(less, [None])[0])
+        change = ZoneChange(name, frame, zone.stable, after)
+        self._settle_on(zone, ((), less), after)
         return change
 
     @staticmethod
@@ -634,6 +660,7 @@ class ZoneTracker:
         zone.outread = []
         zone.gap_reads.clear()
         zone.read_as_confirmed = False
+        zone.grown_from = 0.0
 
     def _resumed_first(self, zone: _Zone, sig: Signature, frame: int) -> int:
         """The frame new contents date from: the start of the candidate before the last one when they are

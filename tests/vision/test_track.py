@@ -226,6 +226,33 @@ def test_an_unsteady_doubt_answered_by_new_contents_comes_before_the_take_they_f
     assert got == [(33, 40, False), (33, 0, False), (38, 100, False)]
 
 
+def test_a_stack_grown_by_a_box_that_comes_and_goes_is_read_back_as_it_was():
+    # High Tie, video (set UU, seed 12102, round b73fa877): a $5 Side read $105 in six frames running, a phantom $100
+    # box there in half of them, confirmed $105, then read $5 surely in nine of the next eleven frames; a $100
+    # past-post was claimed with doubt. Frames 221 to 254.
+    side = lambda total, sure=True: {"seat6.side": ZoneObs(  # noqa: E731
+        chips=[5] * (total % 100 // 5) + [100] * (total // 100), chips_uncertain=not sure,
+        chips_min_confidence=0.9 if sure else 0.8)}
+    readings = ([side(5)] * 7 + [side(105, False), side(5), side(5), side(10), side(105, False)] + [side(5)] * 5
+                + [side(105, False), side(105), side(105), side(105, False), side(105), side(105, False)]
+                + [side(5)] * 3 + [side(105, False), side(5), side(105, False), side(5), side(5), side(10)])
+    hand = {1, 2, 3, 14, 15}
+    t = ZoneTracker(stable_frames=3)
+    changes = _run(t, readings, covered={i: {"seat6.side"} for i in hand})
+    got = [(c.frame, c.after.chip_total, c.after.uncertain, c.after.corrects) for c in changes]
+    assert got == [(0, 5, False, False), (17, 105, False, False), (30, 5, False, True)]
+    assert changes[-1].after.first_read == 0  # the $5 as first read
+    # the $100 then read surely as often as the $5: a chip really added, half hidden; no correction, in doubt
+    t = ZoneTracker(stable_frames=3)
+    flicker = [side(105), side(5)] * 8
+    changes = _run(t, readings[:23] + flicker, covered={i: {"seat6.side"} for i in hand})
+    assert [(c.after.chip_total, c.after.corrects) for c in changes] == [(5, False), (105, False)]
+    # grown from nothing (the spot read empty between): not read back
+    t = ZoneTracker(stable_frames=3)
+    changes = _run(t, [side(5)] * 4 + [{}] * 4 + readings[17:], covered={})
+    assert not any(c.after.corrects for c in changes)
+
+
 def test_a_payout_read_surely_as_one_chip_less_in_many_frames_stays_unsure_while_it_lies():
     # Pick 2, video (set 12204): a $15 Play payout of three $5 chips lying close, read $20 with a fourth box in two
     # frames of three and $15 surely in the others, the hand never over it; confirmed $20, a $5 overpay was claimed.
