@@ -23,7 +23,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from cached_sets import load_set, set_arguments, set_folders
 
-BANDS = (0.5, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 1.0)  # lower bounds; the last band holds 0.995-1.0
+BANDS = (0.5, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.998, 0.9995, 1.0)  # lower bounds; the last band holds 0.9995-1.0
 PAIR_MM = 12.0  # a card read this near a scripted card of its zone is that card (cards lie 50+ mm apart, fanned 15+)
 
 
