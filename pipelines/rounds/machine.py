@@ -39,7 +39,13 @@ from pipelines.games.round import (
 from pipelines.games.settlement import Settlement
 from pipelines.vision.cover import CoverLog
 from pipelines.vision.observe import ZoneChange, ZoneState
-from pipelines.vision.track import RESTLESS_CHIPS, payout_read_larger, read_larger_briefly, read_less_steadily
+from pipelines.vision.track import (
+    RESTLESS_CHIPS,
+    UNSTEADY_STACK,
+    payout_read_larger,
+    read_larger_briefly,
+    read_less_steadily,
+)
 from pipelines.vision.zones import polygon_gap_mm
 
 from .timeline import STAGE_FRAMES, CardZone, ChipInstance, ChipZone, Slot
@@ -667,9 +673,12 @@ class RoundMachine:
         (`PAYOUT_READ_LESS`) is so answered too: for it to be short, the detector would have had to read a chip that
         is not there, of just the shortfall, in most of its frames. Confirmed as another amount, read less as the rules
         pay, that doubt stays: a fourth box among three chips lying close would claim an overpay (a Pick 2 $15 Play
-        payout read $20)."""
+        payout read $20). So too a payout in doubt for being read as other totals more often than as its own
+        (`UNSTEADY_STACK`) on its way to the rules' amount (a King High $300 High payout of three $100 chips lying
+        close, confirmed $100 under the hand, read $100, $200 and $300 by turns, then $300 surely until taken)."""
         for ws, p, _ in _paid_as_rules_pay(seen, expected, live):
-            otherwise = [(f, n) for n in live.notes if (read_larger_briefly(n) or read_less_steadily(n))
+            otherwise = [(f, n) for n in live.notes
+                         if (read_larger_briefly(n) or read_less_steadily(n) or n.endswith(UNSTEADY_STACK))
                          and (f := _observation_frame(n, p.zone)) is not None and p.start <= f]
             if not otherwise:
                 continue

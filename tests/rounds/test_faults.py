@@ -7,7 +7,7 @@ from dataclasses import replace
 from pipelines.games.round import Round
 from pipelines.rounds.registry import machine_for
 from pipelines.vision.observe import ZoneChange, ZoneState
-from pipelines.vision.track import PAYOUT_READ_LARGER
+from pipelines.vision.track import PAYOUT_READ_LARGER, UNSTEADY_STACK
 
 
 def _fault_rounds(scripted, kind):
@@ -142,6 +142,20 @@ def test_a_payout_doubted_for_a_larger_sure_reading_then_confirmed_so_is_read_su
     other = replace(doubted, doubt=PAYOUT_READ_LARGER.format(more="15"), read_surely=(15.0,))
     r = _play(uncertain_card=False, play_paid=(short, other, whole))
     assert r.status == "complete" and {s.spot: s.paid for s in r.settlements}["play"] == 10.0, r.notes
+
+
+def test_a_payout_unsteady_as_laid_then_confirmed_as_the_rules_pay_is_no_doubt() -> None:
+    # King High, video (set YY, seed 12241, round cb66b4f8): a $300 High payout of three $100 chips lying close,
+    # confirmed $100 under the hand, then read $100, $200 and $300 by turns (the tracker's UNSTEADY_STACK doubt on the
+    # $100), then $300 surely until taken: what the rules pay, and the round was read right but unsure.
+    short, whole = _state(chips=5), _state(chips=10)
+    doubted = replace(short, uncertain=True, doubt=UNSTEADY_STACK)
+    r = _play(uncertain_card=False, play_paid=(short, doubted, whole))
+    assert r.status == "complete", r.notes
+    assert {s.spot: s.paid for s in r.settlements}["play"] == 10.0
+    # confirmed as a chip over what the rules pay: the doubt stays
+    r = _play(uncertain_card=False, play_paid=(short, doubted, _state(chips=15)))
+    assert r.status == "incomplete" and any(n.endswith(UNSTEADY_STACK) for n in r.notes), r.notes
 
 
 def test_a_doubtful_total_corrected_by_the_tracker_is_the_wager_read_surely() -> None:

@@ -39,3 +39,4 @@ def test_a_payout_read_a_chip_less_in_every_third_frame(read_over):
     assert compare_rounds([rnd], [truth])[0].result == ("incomplete" if read_over else "exact"), rnd.notes
     if not read_over:
         assert any("though read surely as other totals" in n for n in rnd.notes), rnd.notes
+
