@@ -60,9 +60,10 @@ STEADY_SHARE = 0.25
 # A confirmed stack read confidently as another total in this many of the last RESTLESS_WINDOW frames, and more often
 # than as its own, the dealer's hand not over it, is unsteady (`_unsteady`).
 OUTREAD_MIN = 6
-# A card reading at or above this is right 99.96 % of the time, one between 0.995 and this 95 %, one between
-# `card_sure_conf` (0.9) and 0.995 81 % (benchmarks/card_calibration.py on eight fresh video sets, the dealer's hands
-# and fans half covering cards): where a card's readings at this agree, only they decide it (`_CardTrack.pool`).
+# A card reading at or above this is right 99.93 % of the time, one between 0.995 and this 95 %, one between
+# `card_sure_conf` (0.9) and 0.995 80 % (benchmarks/card_calibration.py on eight video sets, GG, MM, PP and UU-YY:
+# the dealer's hands and fans half covering cards): where a card's readings at this agree, only they decide it
+# (`_CardTrack.pool`).
 CERTAIN_CARD_CONF = 0.9995
 BRIEF_FRAMES = 4  # a payout spot read as holding chips this many frames running, then empty, held a payout
 Signature = tuple[tuple[tuple[int, bool], ...], float]  # ((track id, face up) in table order, chip total)

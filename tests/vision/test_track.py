@@ -387,7 +387,7 @@ def test_a_card_read_as_two_cards_and_never_with_high_confidence_is_unsure():
 def test_certain_readings_decide_a_card_over_sure_ones_below_them():
     # 3 Card Monster, fresh video (set 11863): a fan's first card, its index half under the next card, read as Qs
     # at 1.0 now and then and as Qs or Qc at 0.9-0.98 by turns; readings in that band were right only 81 % of the time
-    # on nine fresh sets, those at 0.9995 and above 99.96 % (benchmarks/card_calibration.py).
+    # on nine fresh sets, those at 0.9995 and above 99.93 % on eight (benchmarks/card_calibration.py).
     t = ZoneTracker(stable_frames=3)
     reads = [("Qc", 0.92), ("Qs", 1.0), ("Qs", 0.93), ("Qc", 0.98), ("Qc", 0.97), ("Qs", 0.95)] * 8
     _run(t, [{"seat5.cards": _cards(r, conf=c)} for r, c in reads])
