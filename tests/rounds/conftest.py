@@ -81,6 +81,11 @@ def perfect_path(game: str, setup, cover: CoverLog | None = None) -> tuple[ZoneM
     return mapper, tracker, machine_for(game, "T1", settings, fps=float(FPS), cover=cover)
 
 
+def nearest_round(got: list, truth: Round):
+    """The round read whose start lies nearest the scripted `truth`'s: the one to compare with it."""
+    return min(got, key=lambda r: abs(r.frames.start - truth.frames.start))
+
+
 def rounds_with_edited_observations(game: str, scripted, setup, edit: Callable[[int, FrameObs], None],
                                     hand: Callable[[int, set[str]], None] | None = None) -> list:
     """The session's rounds through the perfect observation, each frame's observation first passed to

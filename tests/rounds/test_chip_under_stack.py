@@ -10,7 +10,7 @@ import pytest
 from pipelines.rounds.compare import compare_rounds
 from pipelines.vision.observe import FrameObs
 
-from .conftest import rounds_with_edited_observations, scripted_session
+from .conftest import nearest_round, rounds_with_edited_observations, scripted_session
 
 
 @pytest.mark.parametrize("room", [True, False])
@@ -30,7 +30,7 @@ def test_a_wager_whose_bottom_chip_went_under_a_stack_laid_beside_it_is_what_it_
             obs[zone] = replace(obs[zone], chips=obs[zone].chips[1:], chips_under_room=room)
 
     got = rounds_with_edited_observations("king-high", scripted, setup, bottom_chip_under)
-    rnd = min(got, key=lambda r: abs(r.frames.start - truth.frames.start))  # laid a frame later as read
+    rnd = nearest_round(got, truth)  # laid a frame later as read
     inferred = [n for n in rnd.notes if n.startswith(f"inferred: {zone} at frame ")]
     assert bool(inferred) == room, rnd.notes
     if room:

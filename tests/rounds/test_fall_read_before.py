@@ -11,7 +11,7 @@ import pytest
 from pipelines.rounds.compare import compare_rounds
 from pipelines.vision.observe import FrameObs
 
-from .conftest import FPS, lock_frame, rounds_with_edited_observations, scripted_session
+from .conftest import FPS, lock_frame, nearest_round, rounds_with_edited_observations, scripted_session
 
 GAME = "king-high"
 
@@ -44,7 +44,7 @@ def test_a_fall_read_before_is_in_doubt(by_turns):
             obs[zone] = replace(obs[zone], chips=[*obs[zone].chips, obs[zone].chips[-1]])
 
     got = rounds_with_edited_observations(GAME, scripted, setup, phantom_chip)
-    rnd = min(got, key=lambda r: abs(r.frames.start - truth.frames.start))
+    rnd = nearest_round(got, truth)
     doubted = [n for n in rnd.notes if "below the" in n and "read so already" in n]
     assert bool(doubted) == by_turns, rnd.notes
     assert compare_rounds([rnd], [truth])[0].result == ("incomplete" if by_turns else "wrong")

@@ -9,7 +9,7 @@ import pytest
 from pipelines.rounds.compare import compare_rounds
 from pipelines.vision.observe import FrameObs, ZoneObs
 
-from .conftest import rounds_with_edited_observations, scripted_session
+from .conftest import nearest_round, rounds_with_edited_observations, scripted_session
 
 GAME = "3-card-monster"
 SHOWN = 4  # frames the phantom payout is read
@@ -49,7 +49,7 @@ def test_a_doubtful_stack_only_ever_under_the_hand_is_no_payout(hand_stays, doub
             covered.add(paid)
 
     got = rounds_with_edited_observations(GAME, scripted, setup, box, hand=hand)
-    rnd = min(got, key=lambda r: abs(r.frames.start - truth.frames.start))
+    rnd = nearest_round(got, truth)
     assert any("was the hand read as chips" in n for n in rnd.notes) == phantom, rnd.notes
     result = compare_rounds([rnd], [truth])[0].result
     assert (result == "exact") == phantom, (result, rnd.notes)

@@ -13,7 +13,7 @@ import pytest
 from pipelines.rounds.compare import compare_rounds
 from pipelines.vision.observe import FrameObs
 
-from .conftest import long_shown_payout, rounds_with_edited_observations
+from .conftest import long_shown_payout, nearest_round, rounds_with_edited_observations
 
 GAME = "3-card-monster"
 
@@ -40,7 +40,7 @@ def test_a_chip_read_now_with_the_payout_now_with_its_wager(paid_short):
 
     got = rounds_with_edited_observations(GAME, scripted, setup, either)
     truth = scripted[0].round
-    rnd = min(got, key=lambda r: abs(r.frames.start - truth.frames.start))
+    rnd = nearest_round(got, truth)
     doubted = [n for n in rnd.notes if "may be either's" in n]
     assert bool(doubted) == paid_short, rnd.notes
     assert compare_rounds([rnd], [truth])[0].result == ("incomplete" if paid_short else "exact"), rnd.notes
@@ -62,7 +62,7 @@ def test_a_payout_read_a_chip_more_just_before_it_was_taken(paid_more):
 
     got = rounds_with_edited_observations(GAME, scripted, setup, more_at_the_end)
     truth = scripted[0].round
-    rnd = min(got, key=lambda r: abs(r.frames.start - truth.frames.start))
+    rnd = nearest_round(got, truth)
     doubted = [n for n in rnd.notes if "more than it was confirmed as" in n and not n.startswith("inferred")]
     assert bool(doubted) == paid_more, rnd.notes
     if not paid_more:

@@ -11,7 +11,7 @@ import pytest
 from pipelines.rounds.compare import compare_rounds
 from pipelines.vision.observe import FrameObs
 
-from .conftest import FPS, long_shown_payout, rounds_with_edited_observations
+from .conftest import FPS, long_shown_payout, nearest_round, rounds_with_edited_observations
 
 GAME = "3-card-monster"
 
@@ -37,7 +37,7 @@ def test_a_payout_grown_with_no_hand_over_it_is_in_doubt(hand_left_s, doubted):
             covered.add(zone)
 
     got = rounds_with_edited_observations(GAME, scripted, setup, phantom_chip, hand=hand)
-    rnd = min(got, key=lambda r: abs(r.frames.start - truth.frames.start))
+    rnd = nearest_round(got, truth)
     seat, spot, _ = zone.split(".")
     notes = [n for n in rnd.notes if "with no hand over it" in n and n.startswith(f"seat {seat[4:]} {spot}")]
     assert bool(notes) == doubted, rnd.notes
@@ -57,5 +57,5 @@ def test_a_payout_grown_with_no_hand_over_it_to_what_the_rules_pay_is_what_was_l
             obs[zone] = replace(obs[zone], chips=[*obs[zone].chips[:-1], 5])
 
     got = rounds_with_edited_observations(GAME, scripted, setup, read_short_until_grown, hand=lambda f, covered: None)
-    rnd = min(got, key=lambda r: abs(r.frames.start - truth.frames.start))
+    rnd = nearest_round(got, truth)
     assert compare_rounds([rnd], [truth])[0].result == "exact", rnd.notes

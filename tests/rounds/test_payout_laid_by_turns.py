@@ -13,7 +13,7 @@ import pytest
 from pipelines.rounds.compare import compare_rounds
 from pipelines.vision.observe import FrameObs
 
-from .conftest import long_shown_payout, rounds_with_edited_observations
+from .conftest import long_shown_payout, nearest_round, rounds_with_edited_observations
 
 GAME = "3-card-monster"
 TURNS = 16  # frames the payout is read by turns before it is read whole
@@ -39,7 +39,7 @@ def test_a_payout_read_by_turns_as_it_was_laid_is_what_it_confirmed_as(more_on_t
 
     got = rounds_with_edited_observations(GAME, scripted, setup, by_turns)
     truth = scripted[0].round
-    rnd = min(got, key=lambda r: abs(r.frames.start - truth.frames.start))
+    rnd = nearest_round(got, truth)
     restless = [n for n in rnd.notes if zone in n and "never alike long enough to confirm" in n]
     assert bool(restless) == more_on_the_way, rnd.notes
     assert compare_rounds([rnd], [truth])[0].result == ("incomplete" if more_on_the_way else "exact"), rnd.notes

@@ -11,7 +11,7 @@ import pytest
 from pipelines.rounds.compare import compare_rounds
 from pipelines.vision.observe import FrameObs
 
-from .conftest import FPS, long_shown_payout, rounds_with_edited_observations
+from .conftest import FPS, long_shown_payout, nearest_round, rounds_with_edited_observations
 
 GAME = "3-card-monster"
 SEEN = 2  # frames the larger total is read (the cover log ends a hand's spell after two frames without it)
@@ -44,7 +44,7 @@ def test_a_payout_read_surely_as_more_before_the_hand_came_back_is_in_doubt(hand
             covered.add(zone)
 
     got = rounds_with_edited_observations(GAME, scripted, setup, more_then_hidden, hand=hand)
-    rnd = min(got, key=lambda r: abs(r.frames.start - truth.frames.start))
+    rnd = nearest_round(got, truth)
     notes = [n for n in rnd.notes if "once the hand had come back over it" in n]
     assert bool(notes) == doubted, rnd.notes
     assert compare_rounds([rnd], [truth])[0].result == ("incomplete" if doubted else "exact"), rnd.notes

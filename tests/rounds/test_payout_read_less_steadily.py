@@ -12,7 +12,7 @@ import pytest
 from pipelines.rounds.compare import compare_rounds
 from pipelines.vision.observe import FrameObs
 
-from .conftest import long_shown_payout, rounds_with_edited_observations
+from .conftest import long_shown_payout, nearest_round, rounds_with_edited_observations
 
 GAME = "3-card-monster"
 
@@ -33,7 +33,7 @@ def test_a_payout_read_a_chip_less_in_every_third_frame(read_over):
 
     got = rounds_with_edited_observations(GAME, scripted, setup, flicker)
     truth = scripted[0].round
-    rnd = min(got, key=lambda r: abs(r.frames.start - truth.frames.start))
+    rnd = nearest_round(got, truth)
     doubted = [n for n in rnd.notes if "in the others: a chip read in those may not be there" in n]
     assert bool(doubted) == read_over, rnd.notes
     assert compare_rounds([rnd], [truth])[0].result == ("incomplete" if read_over else "exact"), rnd.notes

@@ -12,7 +12,7 @@ import pytest
 from pipelines.rounds.compare import compare_rounds
 from pipelines.vision.observe import FrameObs, ZoneObs
 
-from .conftest import FPS, rounds_with_edited_observations, scripted_session
+from .conftest import FPS, nearest_round, rounds_with_edited_observations, scripted_session
 
 GAME = "king-high"
 HAND_OVER = 4  # frames the payout's spot reads empty under the hand: more than the tracker's removal_frames
@@ -51,7 +51,7 @@ def test_a_payout_seen_in_part_after_a_hand_over_it_is_the_same_payout(frames_se
             obs[zone] = ZoneObs(chips=sorted(chips)[:-1])
 
     got = rounds_with_edited_observations(GAME, scripted, setup, hand_over)
-    rnd = min(got, key=lambda r: abs(r.frames.start - truth.frames.start))
+    rnd = nearest_round(got, truth)
     brief = frames_seen <= FPS
     assert any("seen in part" in n and zone in n for n in rnd.notes) == brief, rnd.notes
     assert any("matches no wager" in n for n in rnd.notes) != brief, rnd.notes
@@ -83,7 +83,7 @@ def test_a_payout_seen_in_part_between_two_spells_under_the_hand_is_the_same_pay
             obs[zone] = ZoneObs(chips=part_of(zone, seen))
 
     got = rounds_with_edited_observations("3-card-monster", scripted, setup, hand_over_twice)
-    rnd = min(got, key=lambda r: abs(r.frames.start - truth.frames.start))
+    rnd = nearest_round(got, truth)
     brief = frames_seen <= FPS
     assert any("matches no wager" in n for n in rnd.notes) != brief, rnd.notes
     assert compare_rounds([rnd], [truth])[0].result == ("exact" if brief else "incomplete"), rnd.notes

@@ -8,7 +8,7 @@ import pytest
 from pipelines.rounds.compare import compare_rounds
 from pipelines.vision.observe import FrameObs, ZoneObs
 
-from .conftest import FPS, rounds_with_edited_observations, scripted_session
+from .conftest import FPS, nearest_round, rounds_with_edited_observations, scripted_session
 
 GAME = "high-tie"
 
@@ -41,7 +41,7 @@ def test_a_remnant_under_the_hand_is_no_wager(frames_seen):
             obs[zone] = ZoneObs(chips=[5])
 
     got = rounds_with_edited_observations(GAME, scripted, setup, remnant)
-    rnd = min(got, key=lambda r: abs(r.frames.start - truth.frames.start))
+    rnd = nearest_round(got, truth)
     brief = frames_seen <= FPS
     assert any("seen in part under the hand" in n for n in rnd.notes) == brief, rnd.notes
     assert any("more than one stack" in n for n in rnd.notes) != brief, rnd.notes

@@ -13,7 +13,7 @@ import pytest
 from pipelines.rounds.compare import compare_rounds
 from pipelines.vision.observe import FrameObs
 
-from .conftest import FPS, lock_frame, rounds_with_edited_observations, scripted_session
+from .conftest import FPS, lock_frame, nearest_round, rounds_with_edited_observations, scripted_session
 
 GAME = "king-high"
 
@@ -44,7 +44,7 @@ def test_a_rise_as_the_stack_beside_it_is_read_whole_again_is_in_doubt(together)
                 obs[zone] = replace(obs[zone], chips=obs[zone].chips[1:], chips_under_room=True)
 
     got = rounds_with_edited_observations(GAME, scripted, setup, a_chip_short_against_the_other)
-    rnd = min(got, key=lambda r: abs(r.frames.start - truth.frames.start))
+    rnd = nearest_round(got, truth)
     doubted = [n for n in rnd.notes if "beside it was read whole again" in n]
     assert bool(doubted) == together, rnd.notes
     assert compare_rounds([rnd], [truth])[0].result == ("incomplete" if together else "wrong")

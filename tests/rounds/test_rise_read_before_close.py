@@ -11,7 +11,7 @@ import pytest
 from pipelines.rounds.compare import compare_rounds
 from pipelines.vision.observe import FrameObs
 
-from .conftest import lock_frame, rounds_with_edited_observations, scripted_session
+from .conftest import lock_frame, nearest_round, rounds_with_edited_observations, scripted_session
 
 GAME = "king-high"
 
@@ -37,7 +37,7 @@ def test_a_rise_read_before_the_close_is_in_doubt(read_before):
             obs[zone] = replace(obs[zone], chips=obs[zone].chips[:-1])
 
     got = rounds_with_edited_observations(GAME, scripted, setup, top_chip_missed)
-    rnd = min(got, key=lambda r: abs(r.frames.start - truth.frames.start))
+    rnd = nearest_round(got, truth)
     doubted = [n for n in rnd.notes if "after it was locked at" in n]
     assert bool(doubted) == read_before, rnd.notes
     assert compare_rounds([rnd], [truth])[0].result == ("incomplete" if read_before else "wrong")
