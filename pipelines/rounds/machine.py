@@ -646,13 +646,16 @@ class RoundMachine:
     def _doubt_gone_under_cards(self, ws: WagerSeen, live: LiveRound) -> None:
         """A stack beside its seat's cards gone from view just as a card was dealt to the seat is most likely
         under the card (Pick 2's ante lies against the cards' edge), not taken: when and how it was settled
-        was not seen. (Further from the cards, a stack taken as a card lands is a bust collected.)"""
+        was not seen. (Further from the cards, a stack taken as a card lands is a bust collected.) A card whose area
+        read empty again within `UNREAD_GONE_S` was no card dealt, and hides nothing: a High Tie dealer's hand taking
+        a losing Side read as a 4d beside the seat's cards for seven frames."""
         if ws.inst.zone not in self._beside_cards:
             return
-        near = SAME_TIME_S * self.fps
+        near, brief = SAME_TIME_S * self.fps, UNREAD_GONE_S * self.fps
         refs = {name: parse_zone(name) for name in live.cards}
         dealt = [s.frame for name, zone in live.cards.items() for s in zone.slots
-                 if refs[name].seat == ws.wager.seat and refs[name].area == "cards"]
+                 if refs[name].seat == ws.wager.seat and refs[name].area == "cards"
+                 and not any(s.frame < e <= s.frame + brief for e in zone.emptied)]
         end = ws.inst.end
         if end is not None and any(abs(f - end) <= near for f in dealt):
             _doubt_wager(live, ws, f"gone from view at frame {end} as a card was dealt to the seat (under the "

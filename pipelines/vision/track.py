@@ -346,7 +346,8 @@ class ZoneTracker:
             return brief
         if sig == zone.stable_sig:
             more = self._payout_read_larger_briefly(name, zone, frame)
-            zone.cand_sig = None
+            if not self._hidden_by_hand(zone, sig, covered):
+                zone.cand_sig = None
             if more is not None:
                 # the frame that ends the spell reads it as confirmed again: the first of those that lift the doubt
                 zone.sure_again = int(not uncertain and self._sure(zo, tracks))
@@ -675,6 +676,14 @@ class ZoneTracker:
         blip = zone.cand_sig
         short = self.removal_frames if blip is not None and self._is_loss(zone.stable_sig, blip) else self.stable_frames
         return prev[1] if frame - prev[2] <= short else frame
+
+    def _hidden_by_hand(self, zone: _Zone, sig: Signature, covered: bool) -> bool:
+        """A frame that reads the zone as confirmed, the dealer's hand over it, amid new contents that hold a card
+        more: the hand hides the card, so the run of the new contents goes on (neither ended nor counted). A 3 Card
+        Monster dealer's third card lies face up for four frames before the hand sweeps the cards away, and the
+        hand over it in the third of those left it never confirmed: "never seen face up"."""
+        cand = zone.cand_sig
+        return covered and cand is not None and len(cand[0]) > len(sig[0]) and self._is_loss(cand, sig)
 
     def _loss_blips(self, zone: _Zone, frame: int) -> bool:
         """The candidate being replaced is one more of a run of losses, each read for fewer than `stable_frames`

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pipelines.rounds.compare import compare_rounds
 from pipelines.rounds.machine import spots_beside_cards
-from pipelines.vision.observe import FrameObs
+from pipelines.vision.observe import CardObs, FrameObs, ZoneObs
 
-from .conftest import rounds_with_edited_observations
+from .conftest import rounds_with_edited_observations, session
 
 
 def test_spots_beside_the_cards_come_from_the_layout():
@@ -33,3 +33,34 @@ def test_an_ante_lost_from_view_under_the_seats_cards_is_incomplete_not_settled(
     rnd = next(r for r in got if r.round_id == truth.round_id)
     assert any(f"seat {seat} ante (hand 0): gone from view" in n for n in rnd.notes), rnd.notes
     assert compare_rounds([rnd], [truth])[0].result == "incomplete"
+
+
+def _side_taken_as_a_card_shows(card_frames: range) -> tuple[list[str], str]:
+    """High Tie (seed 3): the first round's losing Side collected with a card read in its seat's second card area in
+    `card_frames` (the dealer's hand over the cards read as one); the round's notes and the Side's outcome."""
+    scripted, _, setup = session("high-tie", 3, 3)
+    truth = scripted[0].round
+    taken = next(e for e in truth.events if e.type == "wager_collected" and e.spot == "side")
+    shown = [c for c in truth.cards if c.owner == f"seat:{taken.seat}"]
+    assert shown, "the seat is dealt cards"
+
+    def hand_read_as_card(frame: int, obs: FrameObs) -> None:
+        if taken.frame - 1 + card_frames.start <= frame < taken.frame - 1 + card_frames.stop:
+            obs[f"seat{taken.seat}.cards.2"] = ZoneObs(cards=[CardObs("4d", True, x_mm=900.0, y_mm=650.0,
+                                                                       confidence=0.9)])
+
+    got = rounds_with_edited_observations("high-tie", scripted, setup, hand_read_as_card)
+    rnd = next(r for r in got if r.round_id == truth.round_id)
+    side = next(s for s in rnd.settlements if s.seat == taken.seat and s.spot == "side")
+    return [n for n in rnd.notes if f"seat {taken.seat} side" in n], side.outcome
+
+
+def test_a_card_gone_again_at_once_hides_no_stack_taken_as_it_showed():
+    # Held-out High Tie video (set PP, seed 11902): the dealer's hand taking a losing $5 Side read as a 4d beside
+    # the seat's cards for seven frames; the Side was taken for lying under that card, its settlement unseen.
+    notes, outcome = _side_taken_as_a_card_shows(range(0, 7))
+    assert not any("gone from view" in n for n in notes), notes
+    assert outcome == "lose"
+    # A card that stays, as a card dealt does, may hide it.
+    notes, _ = _side_taken_as_a_card_shows(range(0, 400))
+    assert any("gone from view" in n for n in notes), notes

@@ -618,6 +618,21 @@ def test_a_hand_passing_over_an_empty_spot_confirms_nothing():
     assert _run(t, ([{}] * 6 + [blip, blip]) * 4) == []
 
 
+def test_a_card_shown_briefly_is_read_through_a_frame_the_hand_hides_it():
+    # 3 Card Monster, held-out video (sets PP, VV, XX): the dealer's third card turned up read surely in two frames,
+    # hidden by the hand in the third, read again in the fourth, then swept away with the others
+    t = ZoneTracker(stable_frames=3)
+    shown, hidden = {"dealer.card3": _cards("2c", conf=1.0)}, {}
+    frames = [{}] * 3 + [shown, shown, hidden, shown] + [{}] * 8
+    changes = _run(t, frames, covered={5: {"dealer.card3"}})
+    assert [(c.frame, c.after.cards) for c in changes][:1] == [(3, (("2c", True),))]
+    # the same frame with no hand over the spot is an empty reading: the card was there for a moment only
+    assert _run(ZoneTracker(stable_frames=3), frames) == []
+    # nor does a hand over the spot make up a card read in fewer frames than it takes to confirm one
+    assert _run(ZoneTracker(stable_frames=3), [{}] * 3 + [shown, hidden, shown] + [{}] * 8,
+                covered={4: {"dealer.card3"}}) == []
+
+
 def test_a_state_says_where_each_of_its_cards_lies():
     t = ZoneTracker(stable_frames=3)
     (change,) = _run(t, [{"seat1.cards": _cards("Ah", "Kd")}] * 3)
