@@ -5,8 +5,9 @@ stored second looks, `looked_*.pkl`, and the scripted scenes they were rendered 
 face-up card the zones read (not below the detector's confidence) is paired with the nearest face-up card of the
 scripted scene in the same zone, within `PAIR_MM`, and counted right or wrong in its confidence band. A card read
 wrong is mostly one a hand or another card half covers, read as a card of fewer pips for frames on end; what the
-figures are for is where the card tracker (`pipelines/vision/track.py`) draws its lines: `card_sure_conf` (0.9) and
-`CERTAIN_CARD_CONF`.
+figures are for is where the card tracker (`pipelines/vision/track.py`) draws its lines: `card_sure_conf` (0.9),
+`CERTAIN_CARD_CONF`, and `CERTAIN_BOX_CONF`: each band is also split by the detector's confidence in the card's box
+(`CardObs.box_confidence`), which a hand half over the card lowers while the classifier may still be sure.
 
     python benchmarks/card_calibration.py --cache DIR [--sets high-tie_r3_s11762_f0.2 ...] [--json]
 """
@@ -23,14 +24,18 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from cached_sets import load_set, set_arguments, set_folders
 
+from pipelines.vision.track import CERTAIN_BOX_CONF
+
 BANDS = (0.5, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.998, 0.9995, 1.0)  # lower bounds; the last band holds 0.9995-1.0
 PAIR_MM = 12.0  # a card read this near a scripted card of its zone is that card (cards lie 50+ mm apart, fanned 15+)
 
 
 def set_counts(folder: Path) -> tuple[np.ndarray, np.ndarray]:
-    """(readings, wrong readings) per confidence band (`BANDS`) of the set in `folder`."""
+    """(readings, wrong readings) per confidence band (`BANDS`, rows) and box (columns: the detector's confidence in
+    the box at `CERTAIN_BOX_CONF` or more, below it) of the set in `folder`."""
     looked, scenes, mapper = load_set(folder)
     conf: list[float] = []
+    low_box: list[bool] = []
     wrong: list[bool] = []
     for det, scene in zip(looked, scenes, strict=True):
         got, want = mapper.observe(det), mapper.observe_scene(scene)
@@ -45,28 +50,36 @@ def set_counts(folder: Path) -> tuple[np.ndarray, np.ndarray]:
                 d = np.hypot(*(where - (c.x_mm, c.y_mm)).T)
                 if d.min() <= PAIR_MM:
                     conf.append(c.confidence)
+                    low_box.append(c.box_confidence < CERTAIN_BOX_CONF)
                     wrong.append(c.card != truth[int(d.argmin())].card)
     band = np.digitize(np.asarray(conf), BANDS[:-1]) - 1
     keep = band >= 0
-    n = np.bincount(band[keep], minlength=len(BANDS) - 1)
-    bad = np.bincount(band[keep], weights=np.asarray(wrong, float)[keep], minlength=len(BANDS) - 1)
+    cell = band[keep] * 2 + np.asarray(low_box, int)[keep]
+    size = 2 * (len(BANDS) - 1)
+    n = np.bincount(cell, minlength=size).reshape(-1, 2)
+    bad = np.bincount(cell, weights=np.asarray(wrong, float)[keep], minlength=size).reshape(-1, 2)
     return n, bad.astype(int)
 
 
 def main() -> None:
     args = set_arguments(__doc__).parse_args()
-    total, wrong = np.zeros(len(BANDS) - 1, int), np.zeros(len(BANDS) - 1, int)
+    total, wrong = np.zeros((len(BANDS) - 1, 2), int), np.zeros((len(BANDS) - 1, 2), int)
     for folder in set_folders(args.cache, args.sets):
         n, bad = set_counts(folder)
         total, wrong = total + n, wrong + bad
         print(f"{folder.name}: {int(n.sum())} card readings, {int(bad.sum())} wrong", file=sys.stderr)
     names = [f"{lo:g}-{hi:g}" for lo, hi in itertools.pairwise(BANDS)]
-    print(f"{'confidence':<12}{'readings':>10}{'wrong':>8}{'right':>9}")
+    box = f"box {CERTAIN_BOX_CONF:g}+"
+    print(f"{'':<12}{'all':>27}{box:>27}{'box below':>27}")
+    print(f"{'confidence':<12}" + f"{'readings':>10}{'wrong':>8}{'right':>9}" * 3)
     for name, n, bad in zip(names, total, wrong, strict=True):
-        print(f"{name:<12}{n:>10}{bad:>8}{(1 - bad / n if n else float('nan')):>9.4f}")
+        cells = [(n.sum(), bad.sum()), (n[0], bad[0]), (n[1], bad[1])]
+        print(f"{name:<12}" + "".join(f"{k:>10}{b:>8}{(1 - b / k if k else float('nan')):>9.4f}" for k, b in cells))
     if args.json:
-        print(json.dumps({"bands": {name: {"readings": int(n), "wrong": int(bad)}
-                                    for name, n, bad in zip(names, total, wrong, strict=True)}}))
+        print(json.dumps({"box_conf": CERTAIN_BOX_CONF, "bands": {
+            name: {"readings": int(n.sum()), "wrong": int(bad.sum()), "box_below_readings": int(n[1]),
+                   "box_below_wrong": int(bad[1])}
+            for name, n, bad in zip(names, total, wrong, strict=True)}}))
 
 
 if __name__ == "__main__":

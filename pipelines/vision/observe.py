@@ -16,8 +16,9 @@ class CardObs:
     back: str | None = None  # "red" | "blue" when the back shows
     x_mm: float = 0.0  # position on the felt, so a zone's cards keep their left-to-right order
     y_mm: float = 0.0
-    confidence: float = 1.0
+    confidence: float = 1.0  # the card classifier's, for a face; the detector's, for a back
     uncertain: bool = False  # below the detector's confidence: carried, never trusted for a hard flag
+    box_confidence: float = 1.0  # the detector's confidence in the card's box (low where a hand half covers it)
 
 
 @dataclass

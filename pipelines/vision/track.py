@@ -65,6 +65,10 @@ OUTREAD_MIN = 6
 # the dealer's hands and fans half covering cards): where a card's readings at this agree, only they decide it
 # (`_CardTrack.pool`).
 CERTAIN_CARD_CONF = 0.9995
+# ... and only where the detector's box is as sure (`CardObs.box_confidence`): of readings at CERTAIN_CARD_CONF, those
+# in a box at 0.9 or more are right 99.995 % of the time, those in a box below it 98.8 %, a hand half over the card (a
+# 2c read 3c at 0.9997, its top under the dealer's fingers, the box at 0.83; benchmarks/card_calibration.py).
+CERTAIN_BOX_CONF = 0.9
 BRIEF_FRAMES = 4  # a payout spot read as holding chips this many frames running, then empty, held a payout
 Signature = tuple[tuple[tuple[int, bool], ...], float]  # ((track id, face up) in table order, chip total)
 # Why a state is uncertain, in the words a round's note gives a reviewer (`ZoneState.doubt`).
@@ -156,7 +160,7 @@ class _CardTrack:
             self.votes[c.card] += 1
             if c.confidence >= sure_conf:
                 self.sure[c.card] += 1
-            if c.confidence >= CERTAIN_CARD_CONF:
+            if c.confidence >= CERTAIN_CARD_CONF and c.box_confidence >= CERTAIN_BOX_CONF:
                 self.certain[c.card] += 1
             pool = self.pool
             top = max(pool.values())

@@ -644,7 +644,7 @@ class ZoneMapper:
             c = CardObs(card=(cards[i] or None) if face else None, face_up=bool(face),
                         back=None if face else str(names[i])[5:], x_mm=float(centres[i, 0]),
                         y_mm=float(centres[i, 1]), confidence=float(card_conf[i] if face else conf[i]),
-                        uncertain=bool(uncertain[i] or (face and under)))
+                        uncertain=bool(uncertain[i] or (face and under)), box_confidence=float(conf[i]))
             for z in zones:
                 obs[z].cards.append(c)
 

@@ -415,6 +415,25 @@ def test_certain_readings_that_disagree_leave_the_card_to_the_sure_ones():
     assert state.cards == (("Qs", True),) and state.uncertain and state.doubt == CONTESTED_CARD
 
 
+def test_a_card_read_surely_in_a_box_the_detector_doubts_is_no_certain_reading():
+    # High Tie, held-out video (set XX, seed 12212): a dealer's 2c read 3c at 0.9997+ in runs of four to nine frames
+    # as the dealer's fingers lay over its top, the detector's box then at 0.83 (0.95 uncovered): the card was "read
+    # as more than one card and never surely"
+    def card(name: str, box: float) -> dict:
+        return {"dealer.cards": ZoneObs(cards=[CardObs(name, True, confidence=1.0, box_confidence=box)])}
+
+    reads = [card("2c", 0.95)] * 11 + [card("3c", 0.83)] * 9 + [card("2c", 0.95)] * 7 + [card("3c", 0.84)] * 4 \
+        + [card("2c", 0.95)] * 2 + [card("3c", 0.84)] * 4 + [card("2c", 0.95)] * 22
+    t = ZoneTracker(stable_frames=3)
+    _run(t, reads)
+    state = t.states()["dealer.cards"]
+    assert state.cards == (("2c", True),) and not state.uncertain
+    # read so in boxes as sure, the readings disagree, and the card is not known
+    t = ZoneTracker(stable_frames=3)
+    _run(t, [{z: ZoneObs(cards=[replace(o.cards[0], box_confidence=0.95)]) for z, o in r.items()} for r in reads])
+    assert t.states()["dealer.cards"].doubt == CONTESTED_CARD
+
+
 def test_chips_confirmed_say_what_totals_were_read_surely_since_the_spot_was_empty():
     # a payout read $3 surely as it was laid, then $2 for good (its third chip under another stack's)
     t = ZoneTracker(stable_frames=3)

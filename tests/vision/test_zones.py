@@ -300,6 +300,20 @@ def test_a_card_face_read_through_chips_lying_on_it_is_unsure(oracle):
         assert (card.card, card.uncertain) == ("7h", unsure)
 
 
+def test_a_card_reading_carries_the_detectors_confidence_in_its_box(oracle):
+    # the classifier may be sure of a card a hand half covers while the detector doubts its box (a High Tie 2c read 3c
+    # at 0.9997, the box at 0.83): the tracker weighs both (`track.CERTAIN_BOX_CONF`)
+    mapper, cam = _mapper("high-tie")
+    x, y = mapper.layout.zone("dealer.cards").centre
+    _, labels = render(mapper.layout, Scene(cards=[PlacedCard("2c", x, y)]), cam, np.random.default_rng(0),
+                       effects=False)
+    det = oracle(labels)
+    det.confidence[:] = 0.83
+    det.data["card_confidence"] = np.full(len(det), 0.9997, np.float32)
+    (card,) = mapper.observe(det)["dealer.cards"].cards
+    assert card.card == "2c" and card.confidence == pytest.approx(0.9997) and card.box_confidence == pytest.approx(0.83)
+
+
 def test_a_singular_homography_is_refused():
     with pytest.raises(ValueError, match="invertible"):
         ZoneMapper(layout_for("king-high"), np.zeros((3, 3)))
