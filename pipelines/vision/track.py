@@ -65,9 +65,11 @@ OUTREAD_MIN = 6
 # the dealer's hands and fans half covering cards): where a card's readings at this agree, only they decide it
 # (`_CardTrack.pool`).
 CERTAIN_CARD_CONF = 0.9995
-# ... and only where the detector's box is as sure (`CardObs.box_confidence`): of readings at CERTAIN_CARD_CONF, those
-# in a box at 0.9 or more are right 99.995 % of the time, those in a box below it 98.8 %, a hand half over the card (a
-# 2c read 3c at 0.9997, its top under the dealer's fingers, the box at 0.83; benchmarks/card_calibration.py).
+# ... and only where the detector's box is as sure (`CardObs.box_confidence`): of readings at CERTAIN_CARD_CONF on the
+# same eight sets, those in a box at 0.9 or more are right 99.995 % of the time (20 wrong of 368,034), those in a box
+# below it 99.35 % (272 of 42,153), a hand half over the card (a 2c read 3c at 0.9997, its top under the dealer's
+# fingers, the box at 0.83). Below CERTAIN_CARD_CONF the box splits the readings as much: 0.9-0.9995 is right 97 % in
+# a sure box, 78 % in a doubtful one.
 CERTAIN_BOX_CONF = 0.9
 BRIEF_FRAMES = 4  # a payout spot read as holding chips this many frames running, then empty, held a payout
 Signature = tuple[tuple[tuple[int, bool], ...], float]  # ((track id, face up) in table order, chip total)
@@ -133,12 +135,13 @@ class _CardTrack:
 
     @property
     def pool(self) -> Counter:
-        """The readings the identity is the majority of: the certain ones (`CERTAIN_CARD_CONF`) where one identity
-        holds `CLEAR_SHARE` of them, else the sure ones once there are any, so readings below `card_sure_conf`
-        never overturn a sure one (a half-covered card read as another at 0.6 for a few frames), nor sure ones
-        below certain the certain ones (a fan's first card, its index half under the next card, read as Qs at 1.0
-        and as Qc at 0.9-0.98 by turns; a Ts under the dealer's fingers read as 9s at 0.95-0.99). Certain readings
-        that disagree say no more than the sure ones (a Qs read as Qc at 0.996+ five times, as Qs twice)."""
+        """The readings the identity is the majority of: the certain ones (`CERTAIN_CARD_CONF`, in a box at
+        `CERTAIN_BOX_CONF`) where one identity holds `CLEAR_SHARE` of them, else the sure ones once there are any,
+        so readings below `card_sure_conf` never overturn a sure one (a half-covered card read as another at 0.6 for
+        a few frames), nor sure ones below certain the certain ones (a fan's first card, its index half under the
+        next card, read as Qs at 1.0 and as Qc at 0.9-0.98 by turns; a Ts under the dealer's fingers read as 9s at
+        0.95-0.99). Certain readings that disagree say no more than the sure ones (a Qs read as Qc at 0.996+ five
+        times, as Qs twice)."""
         certain = self.certain
         if certain and max(certain.values()) >= CLEAR_SHARE * sum(certain.values()):
             return certain
