@@ -457,7 +457,10 @@ class RoundMachine:
             for known, new, frame in zone.doubts:
                 live.note(f"{zone.name}: {new} seen where {known} was as more cards arrived (frame {frame}): "
                           f"{known} read again, or a new card covering it")
+            brief = UNREAD_GONE_S * self.fps
             for known, new, frame in zone.covered:
+                if any(sl.card == known and zone.gone_at_once(sl, brief) for sl in zone.slots):
+                    continue  # the card it would lie over was none: read for a moment as the hand passed
                 live.note(f"{zone.name}: {new} dealt over {known}, which stayed hidden from frame {frame}: a card "
                           f"between them may lie unseen")
         if live.notes:
@@ -654,8 +657,7 @@ class RoundMachine:
         near, brief = SAME_TIME_S * self.fps, UNREAD_GONE_S * self.fps
         refs = {name: parse_zone(name) for name in live.cards}
         dealt = [s.frame for name, zone in live.cards.items() for s in zone.slots
-                 if refs[name].seat == ws.wager.seat and refs[name].area == "cards"
-                 and not any(s.frame < e <= s.frame + brief for e in zone.emptied)]
+                 if refs[name].seat == ws.wager.seat and refs[name].area == "cards" and not zone.gone_at_once(s, brief)]
         end = ws.inst.end
         if end is not None and any(abs(f - end) <= near for f in dealt):
             _doubt_wager(live, ws, f"gone from view at frame {end} as a card was dealt to the seat (under the "

@@ -311,6 +311,11 @@ class CardZone:
     def face_down_left(self) -> list[Slot]:
         return [s for s in self.present if s.card is None]
 
+    def gone_at_once(self, slot: Slot, within: float) -> bool:
+        """The area read empty again within `within` frames of `slot` showing: a card dealt stays until the clearing,
+        so that was no card (the dealer's hand read as one)."""
+        return any(slot.frame < e <= slot.frame + within for e in self.emptied)
+
     def confirm(self, state: ZoneState) -> None:
         """What the area shows, read with doubt, was since read confidently: the cards in view are sure. A card
         in view accounts first for a slot already sure of it (two slots read 8d, one surely: one 8d in view
