@@ -453,11 +453,11 @@ class RoundMachine:
         self.interpret(live, rnd, seen)
         self._settle(live, rnd, seen, closes)
         rnd.events = self._events(live, rnd, seen, closes)
+        brief = UNREAD_GONE_S * self.fps
         for zone in live.cards.values():
             for known, new, frame in zone.doubts:
                 live.note(f"{zone.name}: {new} seen where {known} was as more cards arrived (frame {frame}): "
                           f"{known} read again, or a new card covering it")
-            brief = UNREAD_GONE_S * self.fps
             for known, new, frame in zone.covered:
                 if any(sl.card == known and zone.gone_at_once(sl, brief) for sl in zone.slots):
                     continue  # the card it would lie over was none: read for a moment as the hand passed

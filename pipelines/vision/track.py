@@ -6,13 +6,16 @@
   covering part of the zone, so a loss needs `removal_frames` (longer) before it counts; the change is
   still dated to the first frame it was seen.
 - A blip shorter than `stable_frames` inside a run of new contents does not move the date of the run.
+- A frame that reads a zone as confirmed, the dealer's hand over it (`covered`), amid new contents that hold a card
+  more, neither ends nor counts towards their run: the hand hides the card (`_hidden_by_hand`).
 - Chips gone for `stable_frames` (too briefly to count as a loss) and replaced by other chips were taken
   away and others put down: reported as the spot emptied, then filled, not as one stack changing.
 - Cards are followed by position within their zone; a card's identity is the majority of its confident
   readings over all frames (ties keep the earlier answer), so one misread frame changes nothing; once a
   card has readings at `card_sure_conf` or above, only those count, and once it has readings at `CERTAIN_CARD_CONF`
-  that agree, only those; one read as two identities and never at `card_sure_conf` is not known (its state is
-  uncertain). When a confirmed card's majority identity changes later, that is reported as a change too.
+  in boxes the detector is sure of (`CERTAIN_BOX_CONF`) that agree, only those; one read as two identities and
+  never at `card_sure_conf` is not known (its state is uncertain). When a confirmed card's majority identity
+  changes later, that is reported as a change too.
 - Uncertain observations (below the detector's confidence) make the state `uncertain` unless it was also
   seen confidently: new contents confirm as certain once `stable_frames` of their frames were confident,
   and wait up to `stable_frames` more frames for that before they confirm as uncertain (the change is
