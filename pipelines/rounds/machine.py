@@ -79,6 +79,11 @@ FALL_HELD_S = 2.0
 # in part as a hand left it (`ChipInstance.remnant_of`): a wager taken after bets closed (`_drop_remnants`), a payout
 # (`_settle`), or one between two spells under the hand (`ChipZone.merge_gaps`).
 REMNANT_S = 1.0
+# A stack is taken by a hand: one gone from view with no hand over its spot for this long before was not seen taken
+# (`RoundMachine._doubt_gone_unhanded`). Over nine stored video sets and half a tenth (3,580 wagers seen gone while play
+# was on; a one-off probe), all but four had the hand over their spot within 0.3 s of going; the four lay in rounds read
+# wrong: three wagers that were none (a payout's chips read in other spots) and a loser the dealer never collected.
+UNHANDED_GONE_S = 0.5
 BESIDE_CARDS_MM = 25.0  # a betting spot this close to its seat's card area has chips on the cards' edge
 DEFAULT_SESSION_START = datetime(2025, 1, 6, 20, 0, 0, tzinfo=UTC)  # the simulator's session start
 
@@ -593,6 +598,7 @@ class RoundMachine:
         self._doubt_falls_read_before(seen, live)
         self._doubt_payout_read_with_wager(seen, exp_outcome, live)
         exp_order = {(x.seat, x.spot, x.hand): x.order for x in expected}
+        self._doubt_gone_unhanded(seen, live)
         for ws in seen:
             if ws.outcome == "removed":
                 ws.outcome = self.removed_outcome(ws, exp_outcome, rnd)
@@ -662,6 +668,24 @@ class RoundMachine:
         if end is not None and any(abs(f - end) <= near for f in dealt):
             _doubt_wager(live, ws, f"gone from view at frame {end} as a card was dealt to the seat (under the "
                                    "card?); its settlement was not seen")
+
+    def _doubt_gone_unhanded(self, seen: list[WagerSeen], live: LiveRound) -> None:
+        """A wager gone from view while play was on, with no hand over its spot in the `UNHANDED_GONE_S` before it
+        went: a stack is taken by a hand, so it was hidden, or left, not seen taken; the round says so rather than
+        settling it as collected. (High Tie, held-out video: a losing $100 Side the dealer never collected, the
+        seat's split cards over it, read as gone with no hand near, then seen again in single frames until the
+        clearing: a missed collection read as a loser collected.)"""
+        if self.cover is None:
+            return
+        for ws in seen:
+            if ws.outcome != "removed":
+                continue
+            end = ws.inst.end
+            hand = self.cover.last_covered_before(ws.inst.zone, end + 1)
+            if hand is None or end - hand > UNHANDED_GONE_S * self.fps:
+                _doubt_wager(live, ws, f"gone from view at frame {end} with no hand over its spot"
+                                       f"{'' if hand is None else f' since frame {hand}'}: not seen taken (hidden, or "
+                                       "left on the table); its settlement was not seen")
 
     @staticmethod
     def _payouts_read_otherwise_as_rules_pay(seen: list[WagerSeen], expected: list[Settlement],
