@@ -81,9 +81,10 @@ FALL_HELD_S = 2.0
 REMNANT_S = 1.0
 # A stack is taken by a hand: one gone from view with no hand over its spot for this long before was not seen taken
 # (`RoundMachine._doubt_gone_unhanded`). Over nine stored video sets and half a tenth (3,580 wagers seen gone while play
-# was on; a one-off probe), all but four had the hand over their spot within 0.3 s of going; the four lay in rounds read
-# wrong: three wagers that were none (a payout's chips read in other spots) and a loser the dealer never collected.
-UNHANDED_GONE_S = 0.5
+# was on; a one-off probe), all but four had the hand over their spot within 0.5 s of going (3,571 in that very frame);
+# the four, 1.3-1.9 s after the hand, lay in rounds read wrong: three wagers that were none (a payout's chips read in
+# other spots) and a loser the dealer never collected.
+UNHANDED_GONE_S = 1.0
 BESIDE_CARDS_MM = 25.0  # a betting spot this close to its seat's card area has chips on the cards' edge
 DEFAULT_SESSION_START = datetime(2025, 1, 6, 20, 0, 0, tzinfo=UTC)  # the simulator's session start
 
