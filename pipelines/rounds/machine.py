@@ -598,8 +598,8 @@ class RoundMachine:
         self._doubt_payouts_grown_unhanded(seen, expected, live)
         self._doubt_falls_read_before(seen, live)
         self._doubt_payout_read_with_wager(seen, exp_outcome, live)
-        exp_order = {(x.seat, x.spot, x.hand): x.order for x in expected}
         self._doubt_gone_unhanded(seen, live)
+        exp_order = {(x.seat, x.spot, x.hand): x.order for x in expected}
         for ws in seen:
             if ws.outcome == "removed":
                 ws.outcome = self.removed_outcome(ws, exp_outcome, rnd)

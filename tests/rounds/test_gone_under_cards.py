@@ -74,8 +74,7 @@ def test_a_card_dealt_where_a_card_was_read_for_a_moment_hides_none():
     # unseen"), and the round, read right, was unsure.
     scripted, _, setup = session("high-tie", 3, 3)
     truth = scripted[0].round
-    second = sorted((c.frame, c.card) for c in truth.cards if c.owner == "seat:2")[1]
-    hit = sorted((c.frame, c.card) for c in truth.cards if c.owner == "seat:2")[2]
+    _, second, hit = sorted((c.frame, c.card) for c in truth.cards if c.owner == "seat:2")[:3]
 
     def hand_read_as_card(frame: int, obs: FrameObs) -> None:
         if hit[0] - 8 <= frame < hit[0] - 1:
