@@ -21,6 +21,12 @@ NOISE_FRAMES = 20  # a stack that dips and comes back to the same total within t
 # video (benchmarks/reconstruction.py sets 9201/9401/9701) a card read again moved at most 7 mm, a card dealt
 # beside a hidden one lay 13 mm or more from it (a split hand's fan) and usually 30-200 mm.
 REREAD_MM = 9.0
+# A back read where a known face-up card lay, out of view, within this distance is that card under the dealer's hand,
+# in an area whose cards lie side by side (a quarter of a card's width): a Pick 2 3s read as a back 9.9 mm off, its
+# box cut short by the fingers. Where cards are dealt over one another (High Tie's cascades, 13 mm steps and more)
+# `REREAD_MM` holds: there a back 18.7 mm off was the card read again, one 20.3 mm off a new card (one-off count over
+# the eleven stored sets, benchmarks/RESULTS.md, fifty-fifth session).
+REREAD_BACK_MM = 16.0
 
 
 @dataclass
@@ -430,8 +436,9 @@ class CardZone:
         more_down = max(0, down_seen - len(hidden_down))
         # The new unread cards that are faces, not backs (which of them lies where does not matter: none is read).
         faces = down_seen - backs_seen - sum(s.face_unread for s in hidden_down)
+        back_within = REREAD_MM if dealt_over else REREAD_BACK_MM
         for pos in down_at[len(down_at) - more_down:] if more_down else []:  # dealt left to right: new ones last
-            if misread and _mm((near := _nearest(misread, spots[pos])).at, spots[pos]) <= REREAD_MM:
+            if misread and _mm((near := _nearest(misread, spots[pos])).at, spots[pos]) <= back_within:
                 # A known face-up card out of view, in its own place, read as a back: dealt cards are not turned
                 # back down, so it is that card under the dealer's hand (a High Tie Qd read as a back for four
                 # frames as the hand dealt the next card, and taken for a fourth card the seat never had).

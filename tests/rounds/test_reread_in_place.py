@@ -3,7 +3,7 @@ elsewhere is another card, the known one hidden under it (positions from the tra
 
 from __future__ import annotations
 
-from pipelines.rounds.timeline import REREAD_MM, CardZone
+from pipelines.rounds.timeline import REREAD_BACK_MM, REREAD_MM, CardZone
 from pipelines.vision.observe import ZoneState
 
 
@@ -72,6 +72,28 @@ def test_a_known_face_up_card_read_as_a_back_in_its_own_place_is_no_new_card():
     _feed(elsewhere, (217, ZoneState(cards=(("3h", True), ("Qd", True)), spots=((823.0, 656.0), (893.0, 658.0)))),
           (262, ZoneState(cards=(("3h", True), (None, False)), spots=((823.0, 656.0), (961.0, 654.0)))))
     assert [(s.card, s.face_up) for s in elsewhere.slots] == [("3h", True), ("Qd", True), (None, False)]
+
+
+def test_a_back_read_ten_mm_from_a_known_card_under_the_hand_is_that_card():
+    # Held-out Pick 2 video (set GG, seed 11594, round cb66b4f8, seat 3): the dealer's hand over the turned 3s read it
+    # as a back 9.9 mm from where it lay, its box cut short by the fingers; taken as a sixth card face down, the seat's
+    # five cards made an irregular deal and no decision was read.
+    row = ((1162.6, 799.7), (1229.8, 783.5), (1297.2, 765.6), (1364.7, 749.3), (1430.9, 731.2))
+    whole = ZoneState(cards=tuple((c, True) for c in ("4d", "Ad", "3s", "9s", "4s")), spots=row)
+    under_hand = ZoneState(cards=(("4d", True), ("Ad", True), (None, False), ("9s", True), ("4s", True)),
+                           spots=(row[0], row[1], (1306.8, 763.2), row[3], row[4]))
+    zone = CardZone("seat3.cards")
+    _feed(zone, (177, whole), (179, under_hand), (183, whole))
+    assert [(s.card, s.face_up) for s in zone.slots] == [(c, True) for c in ("4d", "Ad", "3s", "9s", "4s")]
+    # Where cards are dealt over one another, a back that far off is one more card.
+    over = CardZone("seat3.cards")
+    _feed(over, (177, whole), (179, under_hand), (183, whole), dealt_over=True)
+    assert [s.card for s in over.slots] == ["4d", "Ad", "3s", "9s", "4s", None]
+    # Farther off than that, it is a card dealt face down beside it.
+    far = ZoneState(cards=under_hand.cards, spots=(row[0], row[1], (1297.2, 765.6 + REREAD_BACK_MM + 2), *row[3:]))
+    zone = CardZone("seat3.cards")
+    _feed(zone, (177, whole), (179, far))
+    assert [s.card for s in zone.slots] == ["4d", "Ad", "3s", "9s", "4s", None]
 
 
 def test_where_cards_are_dealt_over_others_a_card_away_from_a_hidden_one_is_one_more_and_a_doubt():
