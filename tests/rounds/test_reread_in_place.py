@@ -119,6 +119,20 @@ def test_a_card_dealt_over_another_is_no_doubt_once_that_one_shows_again():
     assert zone.covered == []
 
 
+def test_a_card_taken_as_dealt_over_another_and_gone_as_that_one_shows_again_was_that_one():
+    # Held-out High Tie video (set A2, seed 12362, round 7ff4f9fc, seat 1): the 5d under the dealer's hand read as 6d
+    # 14 mm from it for six frames, taken for a hit dealt over it. The 5d then showed with the two hits dealt after
+    # it, the 6d nowhere: the hand read 3h 5d 6d 8d 3d, 22 before its last hit.
+    zone = CardZone("seat1.cards")
+    _feed(zone, (140, ZoneState(cards=(("3h", True), ("5d", True)), spots=((1676.0, 148.7), (1675.9, 219.3)))),
+          (164, ZoneState(cards=(("3h", True), ("6d", True)), spots=((1675.1, 151.2), (1673.5, 205.1)))),
+          (167, ZoneState(cards=(("3h", True), ("5d", True), ("8d", True), ("3d", True)),
+                          spots=((1675.6, 149.1), (1675.3, 212.3), (1676.6, 286.2), (1676.3, 358.3)))),
+          dealt_over=True)
+    assert [s.card for s in zone.slots] == ["3h", "5d", "8d", "3d"]
+    assert zone.covered == []
+
+
 def test_a_card_read_by_turns_as_another_then_a_card_of_that_identity_dealt_beside_it_is_one_more_card():
     # Fortieth session, High Tie set 11122 (round 7a4b3124): the dealer's 6h read by turns as 7h, then a 2c and a 7h
     # dealt beside it as it read 7h. The new 7h is the one in the new place; taken for the old one's place, the 6h
