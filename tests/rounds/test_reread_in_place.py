@@ -133,6 +133,14 @@ def test_a_card_taken_as_dealt_over_another_and_gone_as_that_one_shows_again_was
     assert zone.covered == []
 
 
+def test_a_card_dropped_as_read_over_that_shows_again_is_dealt_all_the_same():
+    # The hit was real, only hidden by the hand as the card under it showed: seen again, it is a card again.
+    zone = CardZone("seat6.cards.1")
+    _feed(zone, (55, _row(("3h", 381), ("3s", 393))), (61, _row(("3h", 381),)), (75, _row(("3h", 382), ("5c", 454))),
+          (80, _row(("3h", 381), ("3s", 393))), (85, _row(("3h", 381), ("3s", 393), ("5c", 454))), dealt_over=True)
+    assert [s.card for s in zone.slots] == ["3h", "3s", "5c"]
+
+
 def test_a_card_read_by_turns_as_another_then_a_card_of_that_identity_dealt_beside_it_is_one_more_card():
     # Fortieth session, High Tie set 11122 (round 7a4b3124): the dealer's 6h read by turns as 7h, then a 2c and a 7h
     # dealt beside it as it read 7h. The new 7h is the one in the new place; taken for the old one's place, the 6h
