@@ -15,7 +15,10 @@
   card has readings at `card_sure_conf` or above, only those count, and once it has readings at `CERTAIN_CARD_CONF`
   in boxes the detector is sure of (`CERTAIN_BOX_CONF`) that agree, only those; one read as two identities and
   never at `card_sure_conf` is not known (its state is uncertain). When a confirmed card's majority identity
-  changes later, that is reported as a change too.
+  changes later, that is reported as a change too. One read as another card `removal_frames` times running was
+  swapped, and is not known until read as it as often again; but read back certainly as the card it was read
+  certainly as before, and never certainly as the other, it is that card, at once (`_CardTrack._read_back`,
+  `_contest_answered`): a hand lay over its pips.
 - Uncertain observations (below the detector's confidence) make the state `uncertain` unless it was also
   seen confidently: new contents confirm as certain once `stable_frames` of their frames were confident,
   and wait up to `stable_frames` more frames for that before they confirm as uncertain (the change is
@@ -135,6 +138,9 @@ class _CardTrack:
     unconfirmed: int = 0  # readings a swapped-in identity still needs before it counts as known
     last_seen: int = 0
     recent: deque = field(default_factory=lambda: deque(maxlen=64))
+    # (identity, votes, sure, certain) when its readings were last set aside for a swap (`vote`)
+    before_swap: tuple[str, Counter, Counter, Counter] | None = None
+    read_back: bool = False  # its readings from before a swap are its own again (`_read_back`)
 
     @property
     def pool(self) -> Counter:
@@ -155,18 +161,22 @@ class _CardTrack:
             self.recent.append(c.card)
             last = list(self.recent)[-swap_after:]
             swapped = self.identity is not None and len(last) == swap_after and set(last) == {c.card} != {self.identity}
+            certain = c.confidence >= CERTAIN_CARD_CONF and c.box_confidence >= CERTAIN_BOX_CONF
             if swapped:
                 # Read as the same other card many times running: it was swapped, or a hand hides a pip for as long
                 # (a 5 read as a 4): not known until read as it that often again (held-out video).
+                self.before_swap = (self.identity, self.votes, self.sure, self.certain)
                 self.votes, self.sure, self.certain = Counter(), Counter(), Counter()
                 self.identity = None
                 self.unconfirmed = swap_after
+            elif self._read_back(c.card, certain):
+                return
             elif self.unconfirmed and c.card == self.identity:
                 self.unconfirmed -= 1
             self.votes[c.card] += 1
             if c.confidence >= sure_conf:
                 self.sure[c.card] += 1
-            if c.confidence >= CERTAIN_CARD_CONF and c.box_confidence >= CERTAIN_BOX_CONF:
+            if certain:
                 self.certain[c.card] += 1
             pool = self.pool
             top = max(pool.values())
@@ -175,6 +185,23 @@ class _CardTrack:
                 self.identity = next(k for k, v in pool.items() if v == top)
         if c.back:
             self.backs[c.back] += 1
+
+    def _read_back(self, card: str, certain: bool) -> bool:
+        """Read certainly, while a swap is unconfirmed, as the card it was read certainly as before, and never
+        certainly as another: no swap, but a hand over its pips for as long (a Pick 2 dealer's 6h read 5h at 0.72-0.92
+        for six frames under the fingers, then 6h at 1.0 again before the sweep). Its readings from before the swap are
+        its own again. Read certainly as the other too, it stays unknown (`pool`)."""
+        old = self.before_swap
+        if not (self.unconfirmed and certain and old and old[0] == card and old[3][card]):
+            return False
+        if any(k != card for k in (*old[3], *self.certain)):
+            return False
+        self.identity, self.votes, self.sure, self.certain = old
+        self.votes[card] += 1
+        self.sure[card] += 1
+        self.certain[card] += 1
+        self.unconfirmed, self.before_swap, self.read_back = 0, None, True
+        return True
 
     def settled(self, face_up: bool, min_votes: int) -> bool:
         """Read often and consistently enough that one more doubtful frame of it changes nothing."""
@@ -330,6 +357,22 @@ class ZoneTracker:
         return ZoneState(cards=cards, chip_total=sig[1], uncertain=uncertain or unread,
                          backs=backs if any(backs) else (), doubt=doubt, spots=spots)
 
+    def _contest_answered(self, name: str, zone: _Zone, frame: int) -> ZoneChange | None:
+        """A confirmed state in doubt only for a card read as more than one (`CONTESTED_CARD`), that card since read
+        back certainly as what it was before (`_CardTrack._read_back`): the doubt is answered at once, whatever else
+        the frame reads (the dealer's hand over other cards as it sweeps them)."""
+        tracks = [zone.tracks.get(tid) for tid, up in zone.stable_sig[0] if up]
+        if (zone.stable.doubt != CONTESTED_CARD or None in tracks or not any(t.read_back for t in tracks)
+                or any(t.contested for t in tracks)):
+            return None
+        now = self._state(zone, zone.stable_sig, False)
+        answered = replace(zone.stable, cards=now.cards, uncertain=False, doubt="")
+        for t in tracks:
+            t.read_back = False
+        change = ZoneChange(name, frame, zone.stable, answered)
+        zone.stable = answered
+        return change
+
     def _is_loss(self, stable: Signature, new: Signature) -> bool:
         """New contents are the stable ones with something missing: what a covering hand looks like."""
         old_ids, new_ids = dict(stable[0]), dict(new[0])
@@ -354,6 +397,8 @@ class ZoneTracker:
         brief = self._brief_payout(name, zone, frame, sig, uncertain)
         if brief:
             return brief
+        if (answered := self._contest_answered(name, zone, frame)) is not None:
+            leading.append(answered)
         if sig == zone.stable_sig:
             more = self._payout_read_larger_briefly(name, zone, frame)
             if not self._hidden_by_hand(zone, sig, covered):

@@ -479,6 +479,33 @@ def test_a_run_of_another_reading_that_gives_way_to_the_first_again_leaves_the_c
     assert all(s.uncertain for s in held if s.cards[0][0] == "4d")  # never a confident 4d
 
 
+def test_a_card_read_back_certainly_as_it_was_after_a_run_of_another_is_that_card_at_once():
+    # Pick 2, held-out video (set A3, seed 12434, round 67d486a2): the dealer's 6h read 5h at 0.72-0.92 for six frames
+    # as the dealer's fingers lay over its top two thirds, then 6h at 1.0 in sure boxes as the hand swept the other
+    # cards up. Taken as a swap, the round ended on a card "read as more than one card and never surely".
+    def row(*cards: tuple[str, float, float]) -> dict:
+        return {"dealer.cards": ZoneObs(cards=[CardObs(n, face_up=True, back=None, x_mm=x, confidence=conf)
+                                               for n, x, conf in cards])}
+
+    def deal(middle: str, conf: float) -> dict:
+        return row(("6s", 0.0, 1.0), (middle, 100.0, conf), ("Jc", 200.0, 1.0))
+
+    sweep = [row(("6h", 100.0, 1.0), ("Jc", 200.0, 1.0)), row(("6s", 0.0, 1.0), ("6h", 100.0, 1.0))]
+    changes = _run(ZoneTracker(stable_frames=3, removal_frames=6),
+                   [deal("6h", 1.0)] * 6 + [deal("5h", 0.9)] * 6 + sweep + [{}] * 8)
+    held = [c.after for c in changes if c.after.cards]
+    assert held[-2].cards[1] == ("5h", True) and held[-2].doubt == CONTESTED_CARD
+    assert held[-1].cards == (("6s", True), ("6h", True), ("Jc", True)) and not held[-1].uncertain
+    # read so only once, after the run, in a sure box: still a certain reading, and the same
+    changes = _run(ZoneTracker(stable_frames=3, removal_frames=6),
+                   [deal("6h", 1.0)] * 6 + [deal("5h", 0.9)] * 6 + sweep[:1] + [{}] * 8)
+    assert [c.after for c in changes if c.after.cards][-1].cards[1] == ("6h", True)
+    # never read certainly before the run, it stays unknown
+    changes = _run(ZoneTracker(stable_frames=3, removal_frames=6),
+                   [deal("6h", 0.99)] * 6 + [deal("5h", 0.9)] * 6 + sweep + [{}] * 8)
+    assert [c.after for c in changes if c.after.cards][-1].uncertain
+
+
 def test_uncertain_observations_propagate():
     t = ZoneTracker(stable_frames=2)
     changes = _run(t, [{"seat1.cards": _cards("Ah", uncertain=True)}] * 3)
