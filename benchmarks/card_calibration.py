@@ -40,8 +40,7 @@ def set_counts(folder: Path) -> tuple[np.ndarray, np.ndarray, Counter, Counter]:
     looked, scenes, mapper = load_set(folder)
     conf: list[float] = []
     low_box: list[bool] = []
-    wrong: list[bool] = []
-    pairs: list[tuple[str, str]] = []  # (true card, card read) of each reading, where the band is known below
+    pairs: list[tuple[str, str]] = []  # (true card, card read) of each reading
     for det, scene in zip(looked, scenes, strict=True):
         got, want = mapper.observe(det), mapper.observe_scene(scene)
         for zone, seen in got.items():
@@ -57,7 +56,7 @@ def set_counts(folder: Path) -> tuple[np.ndarray, np.ndarray, Counter, Counter]:
                     conf.append(c.confidence)
                     low_box.append(c.box_confidence < CERTAIN_BOX_CONF)
                     pairs.append((truth[int(d.argmin())].card, c.card))
-                    wrong.append(pairs[-1][0] != c.card)
+    wrong = np.array([t != r for t, r in pairs], float)
     band = np.digitize(np.asarray(conf), BANDS[:-1]) - 1
     keep = band >= 0
     kept = [p for p, k in zip(pairs, keep, strict=True) if k]
@@ -66,7 +65,7 @@ def set_counts(folder: Path) -> tuple[np.ndarray, np.ndarray, Counter, Counter]:
     cell = band[keep] * 2 + np.asarray(low_box, int)[keep]
     size = 2 * (len(BANDS) - 1)
     n = np.bincount(cell, minlength=size).reshape(-1, 2)
-    bad = np.bincount(cell, weights=np.asarray(wrong, float)[keep], minlength=size).reshape(-1, 2)
+    bad = np.bincount(cell, weights=wrong[keep], minlength=size).reshape(-1, 2)
     return n, bad.astype(int), read, misread
 
 

@@ -169,9 +169,7 @@ class _CardTrack:
                 self.votes, self.sure, self.certain = Counter(), Counter(), Counter()
                 self.identity = None
                 self.unconfirmed = swap_after
-            elif self._read_back(c.card, certain):
-                return
-            elif self.unconfirmed and c.card == self.identity:
+            elif self.unconfirmed and not self._read_back(c.card, certain) and c.card == self.identity:
                 self.unconfirmed -= 1
             self.votes[c.card] += 1
             if c.confidence >= sure_conf:
@@ -190,16 +188,12 @@ class _CardTrack:
         """Read certainly, while a swap is unconfirmed, as the card it was read certainly as before, and never
         certainly as another: no swap, but a hand over its pips for as long (a Pick 2 dealer's 6h read 5h at 0.72-0.92
         for six frames under the fingers, then 6h at 1.0 again before the sweep). Its readings from before the swap are
-        its own again. Read certainly as the other too, it stays unknown (`pool`)."""
+        its own again, and this reading is counted with them (`vote`). Read certainly as the other too, it stays unknown
+        (`pool`)."""
         old = self.before_swap
-        if not (self.unconfirmed and certain and old and old[0] == card and old[3][card]):
-            return False
-        if any(k != card for k in (*old[3], *self.certain)):
+        if not (certain and old and old[0] == card and set(old[3]) == {card} and set(self.certain) <= {card}):
             return False
         self.identity, self.votes, self.sure, self.certain = old
-        self.votes[card] += 1
-        self.sure[card] += 1
-        self.certain[card] += 1
         self.unconfirmed, self.before_swap, self.read_back = 0, None, True
         return True
 
@@ -361,9 +355,10 @@ class ZoneTracker:
         """A confirmed state in doubt only for a card read as more than one (`CONTESTED_CARD`), that card since read
         back certainly as what it was before (`_CardTrack._read_back`): the doubt is answered at once, whatever else
         the frame reads (the dealer's hand over other cards as it sweeps them)."""
+        if zone.stable.doubt != CONTESTED_CARD:  # checked first: this runs for every zone in every frame
+            return None
         tracks = [zone.tracks.get(tid) for tid, up in zone.stable_sig[0] if up]
-        if (zone.stable.doubt != CONTESTED_CARD or None in tracks or not any(t.read_back for t in tracks)
-                or any(t.contested for t in tracks)):
+        if None in tracks or not any(t.read_back for t in tracks) or any(t.contested for t in tracks):
             return None
         now = self._state(zone, zone.stable_sig, False)
         answered = replace(zone.stable, cards=now.cards, uncertain=False, doubt="")
