@@ -18,6 +18,7 @@ Anything that does not add up makes the round `incomplete` with a note, never a 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
@@ -306,8 +307,11 @@ class RoundMachine:
             live.chips[ch.zone].laid_before(ch.frame)
             if doubt.note in live.notes:
                 live.notes.remove(doubt.note)
-        if doubt is not None and doubt.note in live.notes and self._doubt_undone(live, ch, doubt):
-            live.notes.remove(doubt.note)
+        if doubt is not None and doubt.note in live.notes:
+            if self._doubt_undone(live, ch, doubt):
+                live.notes.remove(doubt.note)
+            elif not ch.after.uncertain and _part_of(ch.after, doubt.before):
+                live.doubts[ch.zone] = doubt  # the hand still over the rest: what it shows next may undo the doubt
 
     @staticmethod
     def _laid_as(live: LiveRound, ch: ZoneChange) -> float:
@@ -348,13 +352,14 @@ class RoundMachine:
         return _trace(live.cards[zone].slots) if zone in live.cards else ()
 
     def _doubt_undone(self, live: LiveRound, ch: ZoneChange, doubt: ZoneDoubt) -> bool:
-        """A zone read with doubt and then confidently as it was before, with no card dealt or turned in
-        between, or only cards never read that are gone again (`_unread_cards_gone`): the doubtful spell changed
-        nothing (a hand over the dealer's face-down card read as an unreadable face). What a chip zone read
-        meanwhile stays in its stack's steps, and doubts there (`_doubt_stacks_read_unsure`). A payout in doubt for a
-        sure reading larger than its confirmed total (`PAYOUT_READ_LARGER`) and then confirmed as that larger total
-        is answered too: the chip feared unseen was there (a 3 Card Monster $30 Play payout confirmed as $25 under
-        the dealer's hand, read $30 surely once as the hand lifted, then confirmed $30)."""
+        """A zone read with doubt and then confidently as it was before, with no card dealt or turned in between, or
+        only cards never read that are gone again (`_unread_cards_gone`), also where the area came back into view a card
+        at a time (`_part_of`): the doubtful spell changed nothing (a hand over the dealer's face-down card read as an
+        unreadable face). What a chip zone read meanwhile stays in its stack's steps, and doubts there
+        (`_doubt_stacks_read_unsure`). A payout in doubt for a sure reading larger than its confirmed total
+        (`PAYOUT_READ_LARGER`) and then confirmed as that larger total is answered too: the chip feared unseen was there
+        (a 3 Card Monster $30 Play payout confirmed as $25 under the dealer's hand, read $30 surely once as the hand
+        lifted, then confirmed $30)."""
         if ch.after.uncertain:
             return False
         if ch.before.doubt.endswith(payout_read_larger(ch.after.chip_total)):
@@ -1258,6 +1263,16 @@ def _growths(p: ChipInstance) -> list[tuple[int, float, float]]:
             out.append((f, total, most))
         most = max(most, total)
     return out
+
+
+def _part_of(shown: ZoneState, before: ZoneState) -> bool:
+    """A card area read confidently as some of the cards it held before its doubtful spell and nothing else: the
+    dealer's hand still lies over the rest. Such a reading neither confirms nor undoes the doubt; the next may
+    (`_doubt_undone`): a High Tie seat's first split hand, 9c Ks, came back from under the hand a card at a time, its
+    Ks three frames before its 9c, and the unreadable face read beside them meanwhile was gone with the hand."""
+    if not shown.cards or shown.chip_total != before.chip_total or len(shown.cards) >= len(before.cards):
+        return False
+    return not Counter(shown.cards) - Counter(before.cards)
 
 
 def _observation_note(zone: str, frame: int | str) -> str:

@@ -97,3 +97,48 @@ def test_a_doubt_in_the_seats_own_area_stays(reconstruct):
     rnd = _read(scripted, setup, edit, truth)
     assert any(n.startswith(f"uncertain observation in {zone}") for n in rnd.notes), rnd.notes
     assert compare_rounds([rnd], [truth])[0].result == "incomplete"
+
+
+def _ghost_as_the_hand_hides_two(scripted, back_at: tuple[int, int]) -> tuple[object, str, object]:
+    """An edit at the first dealt seat's area, once its last card is dealt: for six frames its first two cards go from
+    view and an unread face shows beside them (detector confidence 0.36, no identity); the second is back in view
+    from `back_at[1]` frames after that spell began, the first from `back_at[0]` (held-out High Tie video, set A4, seed
+    12442 cb66b4f8: the dealer's hand over a split seat's first hand hid its 9c and Ks, read as an unreadable face
+    beside them for six frames; the Ks came back three frames before the 9c)."""
+    truth = scripted[0].round
+    seat = _dealt_seat(truth)
+    zone = f"seat{seat}.cards"
+    mine = [c for c in truth.cards if c.owner == f"seat:{seat}"]
+    start = max(c.frame for c in truth.cards if c.owner.startswith("seat:")) + 5
+    ghost = CardObs(card=None, face_up=True, x_mm=0.0, y_mm=0.0, confidence=0.05, uncertain=True, box_confidence=0.36)
+    first, second = back_at
+
+    def edit(frame: int, obs: FrameObs) -> None:
+        zo = obs.get(zone)
+        since = frame - start
+        if zo is None or not 0 <= since < max(first, second):
+            return
+        hidden = {c.card for c, back in zip(mine[:2], back_at, strict=True) if since < back}
+        cards = [c for c in zo.cards if c.card not in hidden]
+        if since < 6:
+            x, y = np.mean([[c.x_mm, c.y_mm] for c in zo.cards], axis=0)
+            cards.append(replace(ghost, x_mm=float(x), y_mm=float(y) + 60.0))
+        zo.cards = cards
+    assert len(mine) >= 2
+    return truth, zone, edit
+
+
+def test_an_unread_face_gone_as_the_hidden_cards_come_back_one_at_a_time_is_no_card(reconstruct):
+    scripted, _, setup = reconstruct(GAME, 2, 5)
+    truth, zone, edit = _ghost_as_the_hand_hides_two(scripted, (10, 7))
+    rnd = _read(scripted, setup, edit, truth)
+    assert not any(n.startswith(f"uncertain observation in {zone}") for n in rnd.notes), rnd.notes
+    assert any(n.startswith(f"inferred: {zone}: 1 card(s)") for n in rnd.notes), rnd.notes
+    assert compare_rounds([rnd], [truth])[0].result == "exact"
+
+
+def test_one_whose_hidden_card_never_shows_again_stays_in_doubt(reconstruct):
+    scripted, _, setup = reconstruct(GAME, 2, 5)
+    truth, zone, edit = _ghost_as_the_hand_hides_two(scripted, (10**6, 7))
+    rnd = _read(scripted, setup, edit, truth)
+    assert any(n.startswith(f"uncertain observation in {zone}") for n in rnd.notes), rnd.notes
