@@ -61,7 +61,8 @@ from .observe import CardObs, FrameObs, ZoneChange, ZoneObs, ZoneState
 CLEAR_SHARE = 0.75
 # New chips read in this share of the last RESTLESS_WINDOW frames without confirming are confirmed as uncertain.
 RESTLESS_WINDOW, RESTLESS_SHARE = 20, 0.6
-# ... unless read only with doubt, beside a confirmed stack read confidently in this share of the window.
+# ... unless read only with doubt, beside a confirmed stack read confidently in this share of the window: the frames
+# since the stack was confirmed, at most RESTLESS_WINDOW (`ZoneTracker._restless`).
 STEADY_SHARE = 0.25
 # A confirmed stack read confidently as another total in this many of the last RESTLESS_WINDOW frames, and more often
 # than as its own, the dealer's hand not over it, is unsteady (`_unsteady`).
@@ -626,7 +627,9 @@ class ZoneTracker:
         New chips read only with doubt, beside a stack read confidently as confirmed in `STEADY_SHARE` of the
         window, are no new chips: a box below the detector's confidence that comes and goes over a stack whose
         every confident reading says it is as it was (a High Tie $5 side wager read $105 with doubt in 12 of 20
-        frames, $5 surely in the rest). A chip really added shows confidently once the hand leaves it."""
+        frames, $5 surely in the rest). A chip really added shows confidently once the hand leaves it. The window
+        holds the frames since the stack was confirmed, fewer than `RESTLESS_WINDOW` soon after: the share is of
+        those (a Pick 2 $20 payout read $120 with doubt in 12 of the 16 frames since, $20 surely in four)."""
         new = _chips_only(zone, sig) and sig[1] > 0 and not self._is_loss(zone.stable_sig, sig)
         zone.restless.append((frame, sig, uncertain) if new else None)
         seen = [r for r in zone.restless if r is not None and r[1] != zone.stable_sig]
@@ -634,7 +637,7 @@ class ZoneTracker:
             return None
         sure = [r for r in seen if not r[2]]
         steady = sum(r is not None and r[1] == zone.stable_sig and not r[2] for r in zone.restless)
-        if not sure and zone.stable_sig[1] > 0 and steady >= STEADY_SHARE * RESTLESS_WINDOW:
+        if not sure and zone.stable_sig[1] > 0 and steady >= STEADY_SHARE * len(zone.restless):
             return None
         best = Counter(s for _, s, _ in sure or seen).most_common(1)[0][0]  # ties: the one seen first
         after = self._state(zone, best, True, RESTLESS_CHIPS)

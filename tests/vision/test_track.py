@@ -639,6 +639,19 @@ def test_chips_read_only_with_doubt_over_a_stack_read_surely_as_confirmed_are_no
     assert [(c.after.chip_total, c.after.uncertain) for c in changes] == [(5, False), (105, True)]
 
 
+def test_the_share_read_surely_as_confirmed_is_of_the_frames_since_it_was_confirmed():
+    # Pick 2, held-out video (set A4, seed 12444, round 9c57c789): a $20 Play payout of four $5, confirmed, then read
+    # $120 with doubt (a phantom $100 box at its bottom, 0.3-0.6) in 12 of the 16 frames since, surely $20 in the other
+    # four: a quarter of them, though not of a whole window of 20. The payout was confirmed as $120 with doubt.
+    t = ZoneTracker(stable_frames=3)
+    twenty = {"seat4.play.paid": ZoneObs(chips=[5, 5, 5, 5])}
+    phantom = {"seat4.play.paid": ZoneObs(chips=[100, 5, 5, 5, 5], chips_uncertain=True, chips_doubt_other=True)}
+    since = ([twenty] + [phantom] * 2 + [twenty] + [phantom] * 5 + [twenty] + [phantom] * 2 + [twenty] + [phantom] * 3
+             + [twenty] + [phantom] * 2 + [twenty] + [phantom] * 3 + [twenty] * 3)
+    changes = _run(t, [{}] * 3 + [twenty] * 3 + since)
+    assert [(c.after.chip_total, c.after.uncertain) for c in changes] == [(20, False)]
+
+
 def test_a_payout_read_for_a_moment_then_gone_is_confirmed_with_doubt():
     # King High, held-out video (set 11151, round cb66b4f8): seat 8's $400 High payout, the last of card 5, read as
     # $500 with doubt, $400 twice, $300 with doubt three times, then gone with its wager as the card moved on. No
