@@ -33,6 +33,8 @@ END_FRAMES = 2  # analysed frames in a row a zone must be seen otherwise before 
 COVERED_FROM = 0.25  # share of a zone differing, with no detection to explain it, from which it is covered
 BARE_BELOW = 0.05  # share of a zone differing at all below which it is bare
 MIN_PIXELS = 20  # a zone's own pixels at the meter's work size below which it is not measured
+GAIN_MIN_GREY = 24.0  # reference pixels darker than this (the rail, the frame's edge) do not weigh in the exposure
+GAIN_MIN_PIXELS = 500  # work pixels outside the zones the exposure is matched on, at least (else over the zones)
 KEEP_FRAMES = 18_000  # spells are kept this long (30 min at 10 frames/s): a round is judged when it closes
 
 
@@ -171,17 +173,31 @@ class CoverMeter:
         self._measured = self._area[1:] >= MIN_PIXELS
         self._in_zones = self._labels > 0
         self._ref = self._prepare(reference)
+        # Where the exposure is matched: outside the zones, where nothing is laid, and not the darkest pixels, whose
+        # ratios are noise; over the zones where too few are left (a frame that is all zones).
+        ref_grey = self._ref.mean(axis=2)
+        outside = ~self._in_zones & (ref_grey >= GAIN_MIN_GREY)
+        self._gain_px = outside if outside.sum() >= GAIN_MIN_PIXELS else self._in_zones
+        self._ref_grey = ref_grey[self._gain_px]
 
     def _prepare(self, image: np.ndarray) -> np.ndarray:
         small = cv2.resize(image, self.size, interpolation=cv2.INTER_AREA)
         return cv2.GaussianBlur(small, (5, 5), 0).astype(np.float32)
 
+    def _gain(self, cur: np.ndarray) -> float:
+        """What the frame's brightness is scaled by to match the reference's: the camera's exposure drifts. The median
+        of the two's ratio outside the zones, which the dealer's arm passing over part of them does not move. Over the
+        zones the cards and chips laid brighten the frame as a round goes on: matched there, a 3 Card Monster table
+        dealt read 0.6 of the reference's brightness against 0.94-1.07 outside them, so the hand over a spot was scaled
+        to the felt's shade and its spot read bare (set A5, seed 12503: the Monster and Royal taken as "not seen")."""
+        ratio = self._ref_grey / np.maximum(cur.mean(axis=2)[self._gain_px], 1.0)
+        return float(np.median(ratio))
+
     def measure(self, image: np.ndarray, detections: sv.Detections) -> tuple[set[str], set[str]]:
         """(covered, bare): zones at least `min_fraction` covered by something no detection explains, and zones
         under `bare_fraction` different from the empty table at all."""
         cur = self._prepare(image)
-        # The camera's exposure drifts: match the frame's brightness to the reference over the zones.
-        gain = float(self._ref[self._in_zones].mean()) / max(float(cur[self._in_zones].mean()), 1e-3)
+        gain = self._gain(cur)
         differs = np.abs(cur * gain - self._ref).max(axis=2) > self.pixel_threshold
         n = len(self.names) + 1
         all_frac = np.bincount(self._labels[differs], minlength=n) / np.maximum(self._area, 1.0)

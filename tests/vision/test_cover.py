@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import supervision as sv
 
 from pipelines.games.layout import layout_for
 from pipelines.sim.camera import Camera
 from pipelines.sim.render import render
-from pipelines.sim.scene import ChipStack, Occluder, Scene
+from pipelines.sim.scene import ChipStack, Occluder, PlacedCard, Scene
 from pipelines.vision.cover import CoverLog, CoverMeter
 from pipelines.vision.zones import ZoneMapper
 
@@ -86,3 +87,33 @@ def test_the_last_frame_a_spot_was_covered_before_a_frame() -> None:
     assert log.last_covered_before("a", 20) == 14
     assert log.last_covered_before("a", 10) is None  # nothing over it before then
     assert log.last_covered_before("b", 20) is None
+
+
+def test_a_table_dealt_full_of_cards_does_not_hide_the_hand() -> None:
+    # 3 Card Monster, held-out video (set A5, seed 12503): with every seat's cards face up, the zones read far brighter
+    # than the empty table's; matched to it there, the frame was scaled to 0.6 of its brightness, the hand over the
+    # Monster and Royal spots came out the felt's shade, the spots read bare, and their stacks as taken unseen. Here
+    # the hand shows either way, but the bare felt, so darkened, read as covered.
+    layout = layout_for("3-card-monster")
+    rng = np.random.default_rng(5)
+    cam = Camera.overhead(layout, rng)
+    mapper = ZoneMapper(layout, cam.H, frame_size=cam.size)
+    reference, _ = render(layout, Scene(), cam, rng)
+    meter = CoverMeter(mapper.zone_polygons_px(), reference)
+    spot = layout.zones_of("bet")[0]
+    cards = [PlacedCard(f"{rank}h", x + dx, y)
+             for (x, y), rank in zip((z.centre for z in layout.zones_of("cards")), "AKQJT98765432", strict=False)
+             for dx in (-60.0, 0.0, 60.0)]
+    frame, labels = render(layout, Scene(cards=cards, occluders=[Occluder(*spot.centre)]), cam, rng)
+    zones = mapper.zone_polygons_px()
+    inside = np.zeros(frame.shape[:2], np.uint8)
+    for poly in zones.values():
+        cv2.fillPoly(inside, [np.round(poly).astype(np.int32)], 1)
+    bright = frame[inside > 0].mean() / reference[inside > 0].mean()
+    assert bright > 1.2  # the cards brighten the zones well past any drift of the camera's exposure
+    covered, bare = meter.measure(frame, _boxes(labels))
+    assert spot.name in covered and spot.name not in bare
+    seat, _ = spot.name.split(".")
+    empty = {z.name for z in layout.zones_of("bet") if z.name.split(".")[1] in ("monster", "royal")
+             and not z.name.startswith(f"{seat}.")}  # the other seats' side bets: none laid, no card on them
+    assert not empty & covered and empty <= bare  # the felt between the cards matched to its own shade
