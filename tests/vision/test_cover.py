@@ -19,17 +19,22 @@ def _boxes(labels) -> sv.Detections:
     return sv.Detections(xyxy=xyxy)
 
 
-def test_the_zones_under_the_hand_are_covered_and_chips_a_box_explains_are_not() -> None:
-    layout = layout_for("high-tie")
-    rng = np.random.default_rng(3)
+def _table(game: str, seed: int) -> tuple:
+    """(layout, camera, rng, mapper, the empty table's frame, a meter against it) for `game`'s felt."""
+    layout = layout_for(game)
+    rng = np.random.default_rng(seed)
     cam = Camera.overhead(layout, rng)
     mapper = ZoneMapper(layout, cam.H, frame_size=cam.size)
     reference, _ = render(layout, Scene(), cam, rng)
+    return layout, cam, rng, mapper, reference, CoverMeter(mapper.zone_polygons_px(), reference)
+
+
+def test_the_zones_under_the_hand_are_covered_and_chips_a_box_explains_are_not() -> None:
+    layout, cam, rng, mapper, _, meter = _table("high-tie", 3)
     mains = layout.zones_of("bet")
     bet, under, empty = mains[1], mains[4], mains[6]
     scene = Scene(chips=[ChipStack([25, 25, 5], *bet.centre)], occluders=[Occluder(*under.centre)])
     frame, labels = render(layout, scene, cam, rng)
-    meter = CoverMeter(mapper.zone_polygons_px(), reference)
     covered, bare = meter.measure(frame, _boxes(labels))
     assert under.name in covered and under.name not in bare
     assert bet.name not in covered  # chips differ from the empty felt, but the detector boxed them
@@ -94,12 +99,7 @@ def test_a_table_dealt_full_of_cards_does_not_hide_the_hand() -> None:
     # than the empty table's; matched to it there, the frame was scaled to 0.6 of its brightness, the hand over the
     # Monster and Royal spots came out the felt's shade, the spots read bare, and their stacks as taken unseen. Here
     # the hand shows either way, but the bare felt, so darkened, read as covered.
-    layout = layout_for("3-card-monster")
-    rng = np.random.default_rng(5)
-    cam = Camera.overhead(layout, rng)
-    mapper = ZoneMapper(layout, cam.H, frame_size=cam.size)
-    reference, _ = render(layout, Scene(), cam, rng)
-    meter = CoverMeter(mapper.zone_polygons_px(), reference)
+    layout, cam, rng, mapper, reference, meter = _table("3-card-monster", 5)
     spot = layout.zones_of("bet")[0]
     cards = [PlacedCard(f"{rank}h", x + dx, y)
              for (x, y), rank in zip((z.centre for z in layout.zones_of("cards")), "AKQJT98765432", strict=False)
