@@ -190,7 +190,7 @@ class CoverMeter:
         zones the cards and chips laid brighten the frame as a round goes on: matched there, a 3 Card Monster table
         dealt read 0.6 of the reference's brightness against 0.94-1.07 outside them, so the hand over a spot was scaled
         to the felt's shade and its spot read bare (set A5, seed 12503: the Monster and Royal taken as "not seen")."""
-        ratio = self._ref_grey / np.maximum(cur.mean(axis=2)[self._gain_px], 1.0)
+        ratio = self._ref_grey / np.maximum(cur[self._gain_px].mean(axis=1), 1.0)
         return float(np.median(ratio))
 
     def measure(self, image: np.ndarray, detections: sv.Detections) -> tuple[set[str], set[str]]:

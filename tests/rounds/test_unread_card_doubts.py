@@ -48,6 +48,11 @@ def _read(scripted, setup, edit, truth):
     return next(r for r in rounds_with_edited_observations(GAME, scripted, setup, edit) if r.round_id == truth.round_id)
 
 
+def _in_doubt(rnd, zone: str) -> bool:
+    """The round still notes a reading of `zone` confirmed with doubt."""
+    return any(n.startswith(f"uncertain observation in {zone}") for n in rnd.notes)
+
+
 def test_a_card_read_with_doubt_never_read_and_gone_again_is_no_card(reconstruct):
     scripted, perfect, setup = reconstruct(GAME, 2, 5)
     truth, seat, zone, edit = _ghost_at(scripted, _idle_seat, lambda s: f"seat{s}.cards", 6)
@@ -62,7 +67,7 @@ def test_one_seen_for_longer_stays_in_doubt(reconstruct):
     scripted, _, setup = reconstruct(GAME, 2, 5)
     truth, _, zone, edit = _ghost_at(scripted, _idle_seat, lambda s: f"seat{s}.cards", 40)
     rnd = _read(scripted, setup, edit, truth)
-    assert any(n.startswith(f"uncertain observation in {zone}") for n in rnd.notes), rnd.notes
+    assert _in_doubt(rnd, zone), rnd.notes
     assert compare_rounds([rnd], [truth])[0].result == "incomplete"
 
 
@@ -86,7 +91,7 @@ def test_a_doubt_in_a_split_area_of_a_seat_that_did_not_split_concerns_no_card(r
     truth, seat, zone, edit = _doubted_in(scripted, lambda s: f"seat{s}.cards.1")
     assert not any(w.spot == "main" and w.hand == 2 for w in truth.wagers)  # no split in this round
     rnd = _read(scripted, setup, edit, truth)
-    assert not any(n.startswith(f"uncertain observation in {zone}") for n in rnd.notes), rnd.notes
+    assert not _in_doubt(rnd, zone), rnd.notes
     assert any(n.startswith(f"inferred: seat {seat} did not split: ") for n in rnd.notes), rnd.notes
     assert compare_rounds([rnd], [truth])[0].result == "exact"
 
@@ -95,7 +100,7 @@ def test_a_doubt_in_the_seats_own_area_stays(reconstruct):
     scripted, _, setup = reconstruct(GAME, 2, 5)
     truth, _, zone, edit = _doubted_in(scripted, lambda s: f"seat{s}.cards")
     rnd = _read(scripted, setup, edit, truth)
-    assert any(n.startswith(f"uncertain observation in {zone}") for n in rnd.notes), rnd.notes
+    assert _in_doubt(rnd, zone), rnd.notes
     assert compare_rounds([rnd], [truth])[0].result == "incomplete"
 
 
@@ -111,12 +116,11 @@ def _ghost_as_the_hand_hides_two(scripted, back_at: tuple[int, int]) -> tuple[ob
     mine = [c for c in truth.cards if c.owner == f"seat:{seat}"]
     start = max(c.frame for c in truth.cards if c.owner.startswith("seat:")) + 5
     ghost = CardObs(card=None, face_up=True, x_mm=0.0, y_mm=0.0, confidence=0.05, uncertain=True, box_confidence=0.36)
-    first, second = back_at
 
     def edit(frame: int, obs: FrameObs) -> None:
         zo = obs.get(zone)
         since = frame - start
-        if zo is None or not 0 <= since < max(first, second):
+        if zo is None or not 0 <= since < max(back_at):
             return
         hidden = {c.card for c, back in zip(mine[:2], back_at, strict=True) if since < back}
         cards = [c for c in zo.cards if c.card not in hidden]
@@ -132,7 +136,7 @@ def test_an_unread_face_gone_as_the_hidden_cards_come_back_one_at_a_time_is_no_c
     scripted, _, setup = reconstruct(GAME, 2, 5)
     truth, zone, edit = _ghost_as_the_hand_hides_two(scripted, (10, 7))
     rnd = _read(scripted, setup, edit, truth)
-    assert not any(n.startswith(f"uncertain observation in {zone}") for n in rnd.notes), rnd.notes
+    assert not _in_doubt(rnd, zone), rnd.notes
     assert any(n.startswith(f"inferred: {zone}: 1 card(s)") for n in rnd.notes), rnd.notes
     assert compare_rounds([rnd], [truth])[0].result == "exact"
 
@@ -141,4 +145,4 @@ def test_one_whose_hidden_card_never_shows_again_stays_in_doubt(reconstruct):
     scripted, _, setup = reconstruct(GAME, 2, 5)
     truth, zone, edit = _ghost_as_the_hand_hides_two(scripted, (10**6, 7))
     rnd = _read(scripted, setup, edit, truth)
-    assert any(n.startswith(f"uncertain observation in {zone}") for n in rnd.notes), rnd.notes
+    assert _in_doubt(rnd, zone), rnd.notes
