@@ -286,6 +286,9 @@ def main() -> None:
     ap.add_argument("--no-edge-chips", action="store_true", help="the detector's chips without the card-edge finder")
     ap.add_argument("--edge-chips-conf", type=float, default=DetectorConfig().edge_chips_conf,
                     help="the card-edge finder's confidence threshold")
+    ap.add_argument("--card-finder", type=Path, default=DetectorConfig().card_finder_path,
+                    help="cascade card finder weights (ONNX), e.g. a new one before it replaces models/'s")
+    ap.add_argument("--no-card-finder", action="store_true", help="the detector's cards without the card finder")
     ap.add_argument("--card-errors", type=Path, metavar="PNG",
                     help="also draw every card read wrong: the crop the classifiers read beside the table around it")
     ap.add_argument("--json", action="store_true")
@@ -295,7 +298,8 @@ def main() -> None:
     det = Detector(DetectorConfig(detector_path=args.detector, classifier_path=args.classifier, conf=args.conf,
                                   chip_iou=args.chip_iou, card_iou=args.card_iou, second_classifier_path=second,
                                   edge_chips_path=None if args.no_edge_chips else args.edge_chips,
-                                  edge_chips_conf=args.edge_chips_conf, **verifier))
+                                  edge_chips_conf=args.edge_chips_conf,
+                                  card_finder_path=None if args.no_card_finder else args.card_finder, **verifier))
     tallies = {"dealt": Tally(), "scattered": Tally()}
     maps = {"dealt": MeanAveragePrecision(), "scattered": MeanAveragePrecision()}
     total = args.frames_per_game * len(GAME_IDS) + args.scattered
@@ -308,6 +312,7 @@ def main() -> None:
     out: dict = {"seed": args.seed, "detector": str(args.detector), "classifier": str(args.classifier),
                  "second_classifier": str(second) if second else None,
                  "edge_chips": None if args.no_edge_chips or not args.edge_chips else str(args.edge_chips),
+                 "card_finder": None if args.no_card_finder or not args.card_finder else str(args.card_finder),
                  "imgsz": det.config.imgsz, "sets": {}}
     for name, t in tallies.items():
         m = maps[name].compute()

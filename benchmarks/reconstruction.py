@@ -257,7 +257,8 @@ def _stored(path: Path, shared: Path, frames, detector) -> list | None:
 # The code (in pipelines/vision) that shapes the detector's boxes and card readings (crops.py cuts the cards the
 # classifiers read), and what the second looks and the empty-table filter give on top of them.
 DETECT_CODE = ["detect.py", "crops.py"]
-LOOKS_CODE = [*DETECT_CODE, "chip_verifier.py", "edge_chips.py", "chip_boxes.py", "reference.py", "pipeline.py"]
+LOOKS_CODE = [*DETECT_CODE, "chip_verifier.py", "edge_chips.py", "card_finder.py", "chip_boxes.py", "reference.py",
+              "pipeline.py"]
 COVER_CODE = ["cover.py"]  # where the dealer's hand lay, measured on the frames and the second looks' detections
 
 
@@ -307,7 +308,9 @@ def session(job: tuple[str, int, argparse.Namespace]) -> tuple[str, int, dict, l
     live = ("regional" if args.regional else "gated") if args.live else None
     finder = ({"edge_chips_path": None} if args.no_edge_chips else {}) | (
         {"edge_chips_path": args.edge_chips} if args.edge_chips else {}) | (
-        {"edge_chips_conf": args.edge_chips_conf} if args.edge_chips_conf is not None else {})
+        {"edge_chips_conf": args.edge_chips_conf} if args.edge_chips_conf is not None else {}) | (
+        {"card_finder_path": None} if args.no_card_finder else {}) | (
+        {"card_finder_path": args.card_finder} if args.card_finder else {})
     extra = ({"cache": args.cache, "verifier": not args.no_verifier, "live": live, "edge_chips": finder}
              if args.mode == "video" and args.cache else {})
     if args.analyse_fps:
@@ -368,6 +371,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="video mode with --cache: these card-edge chip finder weights instead of the default's")
     ap.add_argument("--no-edge-chips", action="store_true", help="video mode with --cache: without the finder")
     ap.add_argument("--edge-chips-conf", type=float, default=None, help="the finder's confidence threshold")
+    ap.add_argument("--card-finder", type=Path, default=None,
+                    help="video mode with --cache: these cascade card finder weights instead of the default's")
+    ap.add_argument("--no-card-finder", action="store_true", help="video mode with --cache: without the card finder")
     ap.add_argument("--live", action="store_true", help="video mode with --cache: the live, motion-gated path")
     ap.add_argument("--regional", action="store_true", help="with --live: look only where the frame changed")
     ap.add_argument("--analyse-fps", type=float, default=None,

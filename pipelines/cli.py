@@ -13,6 +13,7 @@ COMMANDS = [
     ("pipelines.vision.cli", "train_detector"),
     ("pipelines.vision.cli", "train_chip_verifier"),
     ("pipelines.vision.cli", "train_edge_chips"),
+    ("pipelines.vision.cli", "train_card_finder"),
     ("pipelines.vision.cli", "calibrate"),
     ("pipelines.rounds.cli", "watch"),
     ("pipelines.rounds.cli", "run"),

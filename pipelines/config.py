@@ -82,6 +82,12 @@ class VisionConfig(BaseModel):
                              "only there")
     edge_chips_conf: float = Field(0.25, ge=0, le=1, description="the card-edge finder's chips below this "
                                    "confidence are dropped")
+    card_finder: bool = Field(True, description="a second net (models/card_finder.onnx) reads around cards laid "
+                              "over cards for the middle card of a cascade (a High Tie split hand), which the "
+                              "detector misses now and then; its cards count only among the detector's, and always "
+                              "with doubt, so their round goes to review")
+    card_finder_conf: float = Field(0.65, ge=0, le=1, description="the card finder's cards below this confidence "
+                                    "are dropped")
     verify_below: float = Field(0.9, ge=0, le=1, description="chip boxes below this confidence are verified")
     verifier_accept: float = Field(0.97, gt=0, le=1, description="the verifier's answer counts from this "
                                    "confidence; below it the box stays as the detector gave it")

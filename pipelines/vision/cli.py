@@ -135,6 +135,14 @@ def train_edge_chips(data: Path, frames: int, seed: int, epochs: int, hours: flo
                      device: str, workers: int, out: Path | None) -> None:
     """Train the card-edge chip finder: the detector fine-tuned on windows around cards (needs `train`)."""
     from .edge_chips_data import build_edge_set
+
+    _train_window_finder("edge_chips", build_edge_set, data, frames, seed, epochs, hours, init, device, workers, out)
+
+
+def _train_window_finder(name: str, build, data: Path, frames: int, seed: int, epochs: int, hours: float,
+                         init: Path | None, device: str, workers: int, out: Path | None) -> None:
+    """A second net fine-tuned from the detector on windows (`name`: "edge_chips", "card_finder"), the windows built
+    by `build(data, frames, seed, workers=...)` first where `data` holds none."""
     from .edge_chips_training import train_edge_chips as train
     from .paths import MODELS_DIR
 
@@ -142,11 +150,37 @@ def train_edge_chips(data: Path, frames: int, seed: int, epochs: int, hours: flo
     if not init.exists():
         raise click.BadParameter(f"no weights to start from at {init}", param_hint="--init")
     if not (data / "data.yaml").exists():
-        click.echo(f"built training windows: {json.dumps(build_edge_set(data, frames, seed, workers=workers))}")
-    out = out or data / "weights" / "edge_chips.onnx"
-    report = train(data, epochs, init, out, device=device, workers=workers, hours=hours or None)
+        click.echo(f"built training windows: {json.dumps(build(data, frames, seed, workers=workers))}")
+    out = out or data / "weights" / f"{name}.onnx"
+    report = train(data, epochs, init, out, device=device, workers=workers, hours=hours or None, name=name)
     click.echo(json.dumps(report))
-    click.echo(f"weights in {out}; compare with: python benchmarks/detector_accuracy.py --json --edge-chips {out}")
+    flag = name.replace("_", "-")
+    click.echo(f"weights in {out}; compare with: python benchmarks/detector_accuracy.py --json --{flag} {out}")
+
+
+@click.command("train-card-finder")
+@click.option("--data", "data", type=click.Path(path_type=Path), required=True,
+              help="windows folder; built from the simulator first when it has no data.yaml")
+@click.option("--frames", default=1500, show_default=True, help="High Tie frames with split hands to render "
+              "when building the data (three windows from each)")
+@click.option("--seed", default=57, show_default=True, help="simulator seed for the training frames")
+@click.option("--epochs", default=20, show_default=True, help="epochs (with --hours: as fit)")
+@click.option("--hours", type=click.FloatRange(min=0), default=0.75, show_default=True,
+              help="time budget (45 min on 2 CPU cores); 0: --epochs decides")
+@click.option("--init", "init", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="weights to start from; default: models/detector.pt")
+@click.option("--device", default="cpu", show_default=True, help="cpu, or a CUDA device index")
+@click.option("--workers", default=2, show_default=True, help="data loader and rendering processes")
+@click.option("--out", "out", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="ONNX file to write; default: DATA/weights/card_finder.onnx (measure it with "
+                   "benchmarks/detector_accuracy.py --card-finder FILE before it replaces models/'s)")
+def train_card_finder(data: Path, frames: int, seed: int, epochs: int, hours: float, init: Path | None,
+                      device: str, workers: int, out: Path | None) -> None:
+    """Train the cascade card finder: the detector fine-tuned on windows around split hands (needs `train`)."""
+    from .cascade_cards_data import build_cascade_set
+
+    _train_window_finder("card_finder", build_cascade_set, data, frames, seed, epochs, hours, init, device, workers,
+                         out)
 
 
 @click.command("calibrate")

@@ -58,6 +58,13 @@ class DetectorConfig:
     # some (edge_chips.py); its chips count only there. None: the detector's chips alone.
     edge_chips_path: Path | None = MODELS_DIR / "edge_chips.onnx"
     edge_chips_conf: float = 0.25  # the finder's chips below this are dropped
+    # A second net reads around cards laid over cards for the middle card of a cascade, which the detector misses
+    # (card_finder.py); its cards count only among the detector's. None: the detector's cards alone.
+    card_finder_path: Path | None = MODELS_DIR / "card_finder.onnx"
+    # The card finder's cards below this are dropped: the lowest at which it added no card to held-out tables as
+    # dealt (at 0.25: 8 boxes on no card of their own); on held-out split hands it finds 10 of the 12 middle cards
+    # the detector missed, with 7 boxes on no card of their own (benchmarks/RESULTS.md, fifty-seventh session).
+    card_finder_conf: float = 0.65
     threads: int = 1
 
 
@@ -194,14 +201,19 @@ class Detector:
         if self.config.edge_chips_path is not None:
             from .edge_chips import EdgeChipFinder
 
-            path = self.config.edge_chips_path
-            finder = _session(path, self.config.threads)
-            names = _model_names(finder, path, DET_CLASSES)
-            if names != self.det_names:
-                raise ModelError(f"{path}: its classes are in another order than {self.config.detector_path}'s")
+            finder, names = self._specialist(self.config.edge_chips_path)
             self._edge_chips = EdgeChipFinder(
                 finder, names, lambda raw: decode_yolo(raw, self.config.edge_chips_conf, self.config.iou, self._groups),
                 self.config.uncertain_below)
+        self._card_finder = None
+        if self.config.card_finder_path is not None:
+            from .card_finder import CascadeCardFinder
+
+            finder, names = self._specialist(self.config.card_finder_path)
+            conf = self.config.card_finder_conf
+            self._card_finder = CascadeCardFinder(
+                finder, names, lambda raw: decode_yolo(raw, conf, self.config.iou, self._groups), self.config.card_iou,
+                self.read_cards)
         self._det_input = self._det.get_inputs()[0].name
         self._cls_input = self._cls.get_inputs()[0].name
         shape = self._cls.get_inputs()[0].shape
@@ -209,6 +221,15 @@ class Detector:
         dshape = self._det.get_inputs()[0].shape
         if isinstance(dshape[2], int) and isinstance(dshape[3], int):  # a fixed-size export says its size
             self.config = DetectorConfig(**{**self.config.__dict__, "imgsz": (int(dshape[2]), int(dshape[3]))})
+
+    def _specialist(self, path: Path):
+        """A second net fine-tuned from the detector's weights (the card-edge chip finder, the card finder): its
+        session and class names, which must be the detector's, in its order."""
+        session = _session(path, self.config.threads)
+        names = _model_names(session, path, DET_CLASSES)
+        if names != self.det_names:
+            raise ModelError(f"{path}: its classes are in another order than {self.config.detector_path}'s")
+        return session, names
 
     def _read_cards(self, tensor: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Each card's class index and confidence: the first classifier's reading. Where it is unsure the
@@ -249,8 +270,11 @@ class Detector:
         return self.second_looks(frame, self._identify(frame, boxes, scores, cls))
 
     def second_looks(self, frame: np.ndarray, det: sv.Detections) -> sv.Detections:
-        """`det` (this detector's reading of `frame`, or one stored without second looks) with the chips
-        over card edges that the card-edge finder adds, then the chip verifier's drops."""
+        """`det` (this detector's reading of `frame`, or one stored without second looks) with the cards laid
+        among its cards that the card finder adds, the chips over card edges that the card-edge finder adds, then
+        the chip verifier's drops."""
+        if self._card_finder is not None:
+            det = self._card_finder(frame, det)
         if self._edge_chips is not None:
             det = self._edge_chips(frame, det)
         return self.verify_chips(frame, det)

@@ -77,9 +77,7 @@ def _render_chunk(args: tuple[Path, int, int, int, int]) -> dict:
         split = "val" if i % val_every == 0 else "train"
         for k, centre in enumerate(_centres(labels, rng, WINDOWS_PER_FRAME)):
             tile, tl = cut_tile(frame, labels, window_origin(size, centre), EDGE_WINDOW, TILE_SCALE)
-            name = f"{seed}_{i:06d}_{k}"
-            cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), tile, [cv2.IMWRITE_JPEG_QUALITY, 92])
-            _write_det_label(out / "labels" / split / f"{name}.txt", tl, (tile.shape[1], tile.shape[0]))
+            write_window(out, split, f"{seed}_{i:06d}_{k}", tile, tl)
             counts["windows"] += 1
             counts[split] += 1
             counts["chips_on_cards"] += int(over_cards(np.array([lb[1:] for lb in tl]).reshape(-1, 4),
@@ -88,25 +86,40 @@ def _render_chunk(args: tuple[Path, int, int, int, int]) -> dict:
     return counts
 
 
-def build_edge_set(out: Path, frames: int, seed: int, workers: int = 1, val_every: int = 7,
-                   progress: bool = True) -> dict:
-    """Render `frames` scenes over the four layouts and write `WINDOWS_PER_FRAME` windows of each as a YOLO
-    detection set under `out` (data.yaml, images/, labels/, meta.json)."""
+def write_window(out: Path, split: str, name: str, tile: np.ndarray, labels: list[Label]) -> None:
+    """One window of a YOLO detection set under `out`: its image and its labels (in the window's pixels)."""
+    cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), tile, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    _write_det_label(out / "labels" / split / f"{name}.txt", labels, (tile.shape[1], tile.shape[0]))
+
+
+def build_window_set(out: Path, frames: int, seed: int, render_chunk, counts: dict[str, int], meta: dict,
+                     workers: int = 1, val_every: int = 7, progress: bool = True, desc: str = "rendering windows"
+                     ) -> dict:
+    """A YOLO detection set of windows under `out` (data.yaml, images/, labels/, meta.json): `render_chunk((out,
+    seed, start, stop, val_every))` renders frames `start`..`stop` and writes their windows, returning its
+    `counts`, which are added up into `meta.json` with `meta`."""
     out = Path(out)
     for split in ("train", "val"):
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
     jobs = [(out, seed, a, min(a + CHUNK, frames), val_every) for a in range(0, frames, CHUNK)]
-    counts = {"frames": 0, "windows": 0, "train": 0, "val": 0, "chips_on_cards": 0}
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        for part in tqdm(pool.map(_render_chunk, jobs), total=len(jobs), desc="rendering card-edge windows",
-                         unit="chunk", disable=not progress):
+        for part in tqdm(pool.map(render_chunk, jobs), total=len(jobs), desc=desc, unit="chunk", disable=not progress):
             for key, value in part.items():
                 counts[key] += value
     (out / "data.yaml").write_text(yaml.safe_dump({
         "path": str(out.resolve()), "train": "images/train", "val": "images/val",
         "names": dict(enumerate(DET_CLASSES))}, sort_keys=False))
-    meta = {"edge_generator_version": EDGE_GENERATOR_VERSION, "seed": seed, "window_px": EDGE_WINDOW,
-            "scale": TILE_SCALE, "imgsz": EDGE_IMGSZ, **counts}
+    meta = {**meta, "seed": seed, "window_px": EDGE_WINDOW, "scale": TILE_SCALE, "imgsz": EDGE_IMGSZ, **counts}
     (out / "meta.json").write_text(json.dumps(meta, indent=2))
     return meta
+
+
+def build_edge_set(out: Path, frames: int, seed: int, workers: int = 1, val_every: int = 7,
+                   progress: bool = True) -> dict:
+    """Render `frames` scenes over the four layouts and write `WINDOWS_PER_FRAME` windows of each as a YOLO
+    detection set under `out` (data.yaml, images/, labels/, meta.json)."""
+    counts = {"frames": 0, "windows": 0, "train": 0, "val": 0, "chips_on_cards": 0}
+    return build_window_set(out, frames, seed, _render_chunk, counts,
+                            {"edge_generator_version": EDGE_GENERATOR_VERSION}, workers, val_every, progress,
+                            "rendering card-edge windows")

@@ -234,7 +234,9 @@ def _detector_for(config: TableConfig | None) -> DetectsFrames:
     verifier = {} if vc.chip_verifier else {"verifier_path": None}
     second = {} if vc.card_second_look else {"second_classifier_path": None}
     finder = {} if vc.edge_chips else {"edge_chips_path": None}
+    cards = {} if vc.card_finder else {"card_finder_path": None}
     return Detector(DetectorConfig(conf=vc.conf, uncertain_below=vc.uncertain_below, card_conf=vc.card_conf,
                                    verify_below=vc.verify_below, verifier_accept=vc.verifier_accept,
                                    verifier_disagree=vc.verifier_disagree, verifier_confirm=vc.verifier_confirm,
-                                   edge_chips_conf=vc.edge_chips_conf, **verifier, **second, **finder))
+                                   edge_chips_conf=vc.edge_chips_conf, card_finder_conf=vc.card_finder_conf,
+                                   **verifier, **second, **finder, **cards))

@@ -125,3 +125,35 @@ def test_the_card_edge_finder_trains_from_the_detector_and_its_weights_load(tmp_
         assert np.allclose(after.xyxy[:len(before)], before.xyxy)  # the detector's own boxes, unchanged
         is_chip = np.asarray(after.data["chip_value"]) > 0
         assert is_chip[len(before):].all() and over_cards(after.xyxy, is_chip)[len(before):].all()
+
+
+def test_the_card_finder_trains_from_the_detector_and_its_weights_load(tmp_path):
+    """`tablewatch train-card-finder` end to end on a few rendered frames (needs the `train` extra): what it
+    writes loads as the Detector's card finder, which only ever adds cards, each in doubt and lying on one of the
+    detector's cards."""
+    pytest.importorskip("ultralytics")
+    import numpy as np
+    import supervision as sv
+
+    from pipelines.vision.cli import train_card_finder
+    from pipelines.vision.detect import Detector, DetectorConfig
+
+    data = tmp_path / "cascades"
+    result = CliRunner().invoke(train_card_finder, ["--data", str(data), "--frames", "4", "--epochs", "1",
+                                                    "--hours", "0", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    out = data / "weights" / "card_finder.onnx"
+    report, = json.loads((out.parent / "training_report.json").read_text())["runs"]
+    assert report["model"] == "card_finder" and report["init"].endswith("detector.pt")
+    assert report["data"]["split_hands"] > 0
+    from heldout import heldout_frames
+
+    det = Detector(DetectorConfig(card_finder_path=out, edge_chips_path=None, verifier_path=None))
+    alone = Detector(DetectorConfig(card_finder_path=None, edge_chips_path=None, verifier_path=None))
+    for frame, _ in heldout_frames(4):
+        before, after = alone.detect(frame), det.detect(frame)
+        assert np.allclose(after.xyxy[:len(before)], before.xyxy)  # the detector's own boxes, unchanged
+        new = after[len(before):]
+        assert (np.asarray(new.data["chip_value"]) == 0).all() and np.asarray(new.data["uncertain"]).all()
+        if len(new):
+            assert (sv.box_iou_batch(new.xyxy, before.xyxy).max(axis=1) > 0).all()

@@ -1,0 +1,108 @@
+"""A second net that looks at cards laid over cards, for the card in the middle of a cascade the detector misses.
+
+A High Tie split hand is dealt in a cascade: each card stepped about a third of a card over the one before, so a
+middle card shows as a strip. The detector never boxes some such strips (held-out video: a 4s between an 8d and a
+4c, a 4d between a 3d and a Ks), and the hand is read a card short: a wrong round, not a doubtful one. The
+finder is the detector's weights fine-tuned on windows around split hands (`cascade_cards_data.py`); it reads an
+`EDGE_WINDOW` square around each group of the detector's card faces in which two overlap, and a face of its counts
+only where it lies between two of the detector's, overlapping both without being either (`cards_to_add`). Its
+cards are read by the card classifiers as the detector's are, and always carried as uncertain: the round they land
+in goes to review. Elsewhere the detector's reading stands untouched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import cv2
+import numpy as np
+import supervision as sv
+
+from .detect import _to_tensor
+from .edge_chips import EDGE_IMGSZ, EDGE_WINDOW, card_windows
+
+
+def overlapping(boxes: np.ndarray) -> np.ndarray:
+    """The card boxes (N, 4 xyxy) that overlap another: where a card may lie under the next."""
+    boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
+    if len(boxes) < 2:
+        return np.zeros(len(boxes), bool)
+    iou = sv.box_iou_batch(boxes, boxes)
+    np.fill_diagonal(iou, 0.0)
+    return iou.max(axis=1) > 0
+
+
+def cards_to_add(boxes: np.ndarray, scores: np.ndarray, cards: np.ndarray, same_card_iou: float) -> list[int]:
+    """Which of the finder's card boxes (N, 4) with `scores` count, best first: those lying between two or more of
+    the detector's `cards` (faces), overlapping each, as the middle card of a cascade lies under the next and over
+    the one before, but none by more than `same_card_iou` (the detector's own suppression between cards: more is
+    that card boxed again), nor a better box of the finder (windows overlap, so one card can be found twice). A box
+    over one card alone is most often that card boxed again a little off (every one the finder added on held-out
+    dealt frames: benchmarks/RESULTS.md, fifty-seventh session)."""
+    boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
+    cards = np.asarray(cards, np.float64).reshape(-1, 4)
+    if not len(boxes) or len(cards) < 2:
+        return []
+    iou = sv.box_iou_batch(boxes, cards)
+    keep = ((iou > 0).sum(axis=1) >= 2) & (iou.max(axis=1) <= same_card_iou)
+    taken: list[int] = []
+    for i in np.argsort(-np.asarray(scores), kind="stable"):
+        if keep[i] and (not taken or sv.box_iou_batch(boxes[i:i + 1], boxes[taken]).max() <= same_card_iou):
+            taken.append(int(i))
+    return taken
+
+
+class CascadeCardFinder:
+    """`finder(frame, det)`: `det` (the detector's reading of `frame`, cards read) plus the cards laid among its
+    cards that it missed, read by `read_cards(frame, extra)`. `decode(raw)` turns one window's raw head output
+    into (boxes, scores, class ids)."""
+
+    def __init__(self, session, names: tuple[str, ...], decode, same_card_iou: float,
+                 read_cards: Callable[[np.ndarray, sv.Detections], sv.Detections]) -> None:
+        self._session = session
+        self._input = session.get_inputs()[0].name
+        self.names = names
+        self._face_class = np.array([n == "card" for n in names], bool)  # a split hand is dealt face up
+        self._decode = decode
+        self.same_card_iou = same_card_iou
+        self._read_cards = read_cards
+
+    def __call__(self, frame: np.ndarray, det: sv.Detections) -> sv.Detections:
+        names = np.asarray(det.data["class_name"]).astype(str)
+        cards = det.xyxy[names == "card"]
+        laid_over = cards[overlapping(cards)]
+        if not len(laid_over):
+            return det
+        h, w = frame.shape[:2]
+        origins = card_windows(laid_over, (w, h))
+        side, scale = EDGE_IMGSZ, EDGE_IMGSZ / EDGE_WINDOW
+        # Shrunk as the windows it learnt from were (training_tiles.cut_tile: area interpolation).
+        x = _to_tensor([cv2.resize(frame[y:y + EDGE_WINDOW, x:x + EDGE_WINDOW], (side, side),
+                                   interpolation=cv2.INTER_AREA) for x, y in origins])
+        raw = self._session.run(None, {self._input: x})[0]
+        found = []
+        for (ox, oy), out in zip(origins, raw, strict=True):
+            boxes, scores, cls = self._decode(out)
+            face = self._face_class[cls]
+            if face.any():
+                found.append((boxes[face] / scale + np.array([ox, oy, ox, oy], np.float32), scores[face], cls[face]))
+        if not found:
+            return det
+        boxes = np.concatenate([f[0] for f in found])
+        scores = np.concatenate([f[1] for f in found])
+        cls = np.concatenate([f[2] for f in found])
+        taken = cards_to_add(boxes, scores, cards, self.same_card_iou)
+        if not taken:
+            return det
+        n = len(taken)
+        extra = sv.Detections(
+            xyxy=boxes[taken].astype(np.float32), confidence=scores[taken].astype(np.float32),
+            class_id=cls[taken].astype(int),
+            data={"class_name": np.array([self.names[c] for c in cls[taken]], dtype=object),
+                  "card": np.full(n, "", dtype=object), "card_confidence": np.zeros(n, np.float32),
+                  "chip_value": np.zeros(n, np.int32), "uncertain": np.ones(n, bool)})
+        read = self._read_cards(frame, extra)
+        # Always in doubt, however it reads: the classifiers read a strip of a card poorly (a 4d between a 3d and a
+        # Ks read 9d at 0.54), so a found card sends its round to review rather than being counted as read.
+        read.data["uncertain"] = np.ones(n, bool)
+        return sv.Detections.merge([det, read])
