@@ -1,7 +1,8 @@
 """Detector accuracy on held-out simulated frames (seeds never used in training).
 
-Two sets: frames from scripted sessions of every game (the tables as dealt), and scattered random scenes
-(overlapping fans, sideways cards, crowded spots) — the hard cases, reported separately. Prints mAP50-95
+Three sets: frames from scripted sessions of every game (the tables as dealt), scattered random scenes
+(overlapping fans, sideways cards, crowded spots) and High Tie tables with split hands laid in cascades (each card
+a third of a card over the one before) — the hard cases, reported separately. Prints mAP50-95
 per detector class, card identity accuracy (rank and suit exactly right, over every visible face, a face
 missed by the detector counting as wrong), chip denomination accuracy, and the confusion pairs that remain.
 The hard cases within each set are reported apart too: cards overlapped by another card's box, and cards
@@ -34,7 +35,9 @@ from pipelines.games.round import GAME_IDS
 from pipelines.sim.camera import Camera
 from pipelines.sim.random_scenes import random_scene
 from pipelines.sim.render import covered_fractions, render
+from pipelines.sim.render_scenes import random_scene as table_scene
 from pipelines.sim.session import sampled_scenes
+from pipelines.vision.cascade_cards_data import with_split_hands
 from pipelines.vision.chip_boxes import over_cards
 from pipelines.vision.classes import DET_CLASSES, det_class_of
 from pipelines.vision.crops import card_crop
@@ -43,8 +46,10 @@ from pipelines.vision.detect import Detector, DetectorConfig
 HELD_OUT_SEED = 90_001  # training used seeds 1 and 2
 
 
-def held_out_frames(frames_per_game: int, scattered: int, seed: int):
-    """Yield (set name, frame, labels, each label's covered fraction)."""
+def held_out_frames(frames_per_game: int, scattered: int, seed: int, split_hands: int = 0):
+    """Yield (set name, frame, labels, each label's covered fraction): the tables as dealt, scattered scenes, and
+    High Tie tables with split hands laid in cascades (`cascade_cards_data.with_split_hands`: the middle cards show
+    as strips)."""
     rng = np.random.default_rng(seed)
     for k, game in enumerate(GAME_IDS):
         layout = layout_for(game)
@@ -59,6 +64,12 @@ def held_out_frames(frames_per_game: int, scattered: int, seed: int):
         scene = random_scene(layout, rng)
         frame, labels = render(layout, scene, cam, rng)
         yield "scattered", frame, labels, covered_fractions(layout, scene, cam)
+    layout = layout_for("high-tie")
+    for _ in range(split_hands):
+        cam = Camera.overhead(layout, rng=rng)
+        scene, _ = with_split_hands(table_scene(layout, rng, occluders=int(rng.integers(0, 2))), layout, rng)
+        frame, labels = render(layout, scene, cam, rng)
+        yield "split hands", frame, labels, covered_fractions(layout, scene, cam)
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -267,6 +278,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--frames-per-game", type=int, default=40)
     ap.add_argument("--scattered", type=int, default=40)
+    ap.add_argument("--split-hands", type=int, default=30, help="High Tie frames with split hands in cascades")
     ap.add_argument("--seed", type=int, default=HELD_OUT_SEED)
     ap.add_argument("--conf", type=float, default=DetectorConfig().conf, help="detector confidence threshold")
     ap.add_argument("--chip-iou", type=float, default=DetectorConfig().chip_iou,
@@ -300,11 +312,13 @@ def main() -> None:
                                   edge_chips_path=None if args.no_edge_chips else args.edge_chips,
                                   edge_chips_conf=args.edge_chips_conf,
                                   card_finder_path=None if args.no_card_finder else args.card_finder, **verifier))
-    tallies = {"dealt": Tally(), "scattered": Tally()}
-    maps = {"dealt": MeanAveragePrecision(), "scattered": MeanAveragePrecision()}
-    total = args.frames_per_game * len(GAME_IDS) + args.scattered
+    sets = {"dealt": args.frames_per_game * len(GAME_IDS), "scattered": args.scattered,
+            "split hands": args.split_hands}
+    tallies = {name: Tally() for name in sets}
+    maps = {name: MeanAveragePrecision() for name in sets}
+    total = sum(sets.values())
     tiles: list[np.ndarray] | None = [] if args.card_errors else None
-    evaluate(det, tqdm(held_out_frames(args.frames_per_game, args.scattered, args.seed), total=total,
+    evaluate(det, tqdm(held_out_frames(args.frames_per_game, args.scattered, args.seed, args.split_hands), total=total,
                        desc="held-out frames"), tallies, maps, tiles)
     if tiles is not None:
         write_sheet(tiles, args.card_errors)
@@ -315,11 +329,13 @@ def main() -> None:
                  "card_finder": None if args.no_card_finder or not args.card_finder else str(args.card_finder),
                  "imgsz": det.config.imgsz, "sets": {}}
     for name, t in tallies.items():
+        if not sets[name]:
+            continue
         m = maps[name].compute()
         per_class = {DET_CLASSES[int(c)]: round(float(ap_row.mean()), 4)
                      for c, ap_row in zip(m.matched_classes, m.ap_per_class, strict=True)}
         out["sets"][name] = {
-            "frames": args.frames_per_game * len(GAME_IDS) if name == "dealt" else args.scattered,
+            "frames": sets[name],
             "map50_95": round(float(m.map50_95), 4), "map50": round(float(m.map50), 4),
             "map50_95_per_class": per_class,
             "cards": t.c["card_n"], "card_identity_accuracy": t.frac("card_ok", "card_n"),
@@ -359,9 +375,9 @@ def main() -> None:
         print("card errors: " + ", ".join(f"{k} {v}" for k, v in s["card_errors"].items()))
         print("card confusions: " + "; ".join(s["card_confusions"]))
         print("chip confusions: " + "; ".join(s["chip_confusions"]))
-    dealt = out["sets"]["dealt"]
-    out["card_identity_accuracy"] = dealt["card_identity_accuracy"]
-    out["chip_denomination_accuracy"] = dealt["chip_denomination_accuracy"]
+    dealt = out["sets"].get("dealt", {})
+    out["card_identity_accuracy"] = dealt.get("card_identity_accuracy")
+    out["chip_denomination_accuracy"] = dealt.get("chip_denomination_accuracy")
     if args.json:
         print(json.dumps(out))
 
