@@ -143,6 +143,8 @@ def cached_video(folder: Path, game: str, rounds: int, seed: int, fault_rate: fl
     if not (folder / TRUTH_NAME).exists():
         simulate_session(game, rounds, seed, folder, fault_rate, progress=False)
     truth = GroundTruth.load(folder / TRUTH_NAME)
+    if not layout_for(game).has_split_hands and "card_finder_path" not in (edge_chips or {}):
+        edge_chips = {**(edge_chips or {}), "card_finder_path": None}  # as a table config has it: config.py
     own_boxes = DetectorConfig(verifier_path=None)  # the detector's own boxes and card readings: see --cache
 
     def video_frames():

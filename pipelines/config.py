@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from pipelines.games.layout import layout_for
 from pipelines.games.registry import game_module
 from pipelines.games.round import GameId
 from pipelines.games.validation import describe, load_model_file
@@ -82,10 +83,12 @@ class VisionConfig(BaseModel):
                              "only there")
     edge_chips_conf: float = Field(0.25, ge=0, le=1, description="the card-edge finder's chips below this "
                                    "confidence are dropped")
-    card_finder: bool = Field(True, description="a second net (models/card_finder.onnx) reads around cards laid "
-                              "over cards for the middle card of a cascade (a High Tie split hand), which the "
-                              "detector misses now and then; its cards count only among the detector's, and always "
-                              "with doubt, so their round goes to review")
+    card_finder: bool | None = Field(None, description="a second net (models/card_finder.onnx) reads around cards "
+                                     "laid over cards for the middle card of a cascade (a High Tie split hand), which "
+                                     "the detector misses now and then; its cards count only between two of the "
+                                     "detector's, and always with doubt, so their round goes to review. Unset: on "
+                                     "where the game splits hands (High Tie); elsewhere cards lying in a row, a little "
+                                     "over each other, drew cards that were none (benchmarks/RESULTS.md)")
     card_finder_conf: float = Field(0.65, ge=0, le=1, description="the card finder's cards below this confidence "
                                     "are dropped")
     verify_below: float = Field(0.9, ge=0, le=1, description="chip boxes below this confidence are verified")
@@ -119,6 +122,12 @@ class TableConfig(BaseModel):
     snapshots_dir: str | None = Field(None, description="where flags' evidence (snapshot, clip, detections) is "
                                       "written, under evidence/<table>/<round>/: the store's folder or a --media "
                                       "folder of the dashboards, so they can show it")
+
+    @model_validator(mode="after")
+    def _card_finder_where_hands_split(self) -> TableConfig:
+        if self.vision.card_finder is None:
+            self.vision.card_finder = layout_for(self.game).has_split_hands
+        return self
 
     def game_settings(self) -> Any:
         return game_module(self.game).Settings(**self.settings)

@@ -67,6 +67,11 @@ class Layout(BaseModel):
     def zones_of(self, kind: ZoneKind) -> list[Zone]:
         return [z for z in self.zones if z.kind == kind]
 
+    @property
+    def has_split_hands(self) -> bool:
+        """Whether a seat's hand may be split in two and dealt to in cascades (High Tie's `seatN.cards.1` and `.2`)."""
+        return any(z.name.endswith(".cards.2") for z in self.zones)
+
 
 def load_layout_file(path: Path) -> Layout:
     return load_model_file(path, Layout, LayoutError, "layout")

@@ -72,13 +72,30 @@ def chips_to_add(boxes: np.ndarray, scores: np.ndarray, cards: np.ndarray, chips
     return taken
 
 
+def find_in_windows(session, frame: np.ndarray, origins: list[tuple[int, int]], decode, wanted: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What a net trained on windows (`EDGE_WINDOW` px shrunk to `EDGE_IMGSZ`) finds of the classes `wanted` (a bool
+    per class id) in the windows of `frame` at `origins`: boxes (frame px), scores and class ids. `decode(raw)` turns
+    one window's raw head output into (boxes, scores, class ids) in the window's pixels."""
+    side, scale = EDGE_IMGSZ, EDGE_IMGSZ / EDGE_WINDOW
+    # Shrunk as the windows it learnt from were (training_tiles.cut_tile: area interpolation).
+    x = _to_tensor([cv2.resize(frame[y:y + EDGE_WINDOW, x:x + EDGE_WINDOW], (side, side),
+                               interpolation=cv2.INTER_AREA) for x, y in origins])
+    raw = session.run(None, {session.get_inputs()[0].name: x})[0]
+    found = [(np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, int))]
+    for (ox, oy), out in zip(origins, raw, strict=True):
+        boxes, scores, cls = decode(out)
+        keep = wanted[cls]
+        found.append((boxes[keep] / scale + np.array([ox, oy, ox, oy], np.float32), scores[keep], cls[keep]))
+    return tuple(np.concatenate([f[k] for f in found]) for k in range(3))
+
+
 class EdgeChipFinder:
     """`finder(frame, det)`: `det` (the detector's reading of `frame`) plus the chips over card edges it
     missed. `decode(raw)` turns one window's raw head output into (boxes, scores, class ids)."""
 
     def __init__(self, session, names: tuple[str, ...], decode, uncertain_below: float) -> None:
         self._session = session
-        self._input = session.get_inputs()[0].name
         self.names = names
         self._chip_class = np.array([n.startswith("chip_") for n in names], bool)
         self._decode = decode
@@ -91,23 +108,10 @@ class EdgeChipFinder:
         if not len(cards):
             return det
         h, w = frame.shape[:2]
-        origins = card_windows(cards, (w, h))
-        side, scale = EDGE_IMGSZ, EDGE_IMGSZ / EDGE_WINDOW
-        # Shrunk as the windows it learnt from were (training_tiles.cut_tile: area interpolation).
-        x = _to_tensor([cv2.resize(frame[y:y + EDGE_WINDOW, x:x + EDGE_WINDOW], (side, side),
-                                   interpolation=cv2.INTER_AREA) for x, y in origins])
-        raw = self._session.run(None, {self._input: x})[0]
-        found = []
-        for (ox, oy), out in zip(origins, raw, strict=True):
-            boxes, scores, cls = self._decode(out)
-            chip = self._chip_class[cls]
-            if chip.any():
-                found.append((boxes[chip] / scale + np.array([ox, oy, ox, oy], np.float32), scores[chip], cls[chip]))
-        if not found:
+        boxes, scores, cls = find_in_windows(self._session, frame, card_windows(cards, (w, h)), self._decode,
+                                             self._chip_class)
+        if not len(boxes):
             return det
-        boxes = np.concatenate([f[0] for f in found])
-        scores = np.concatenate([f[1] for f in found])
-        cls = np.concatenate([f[2] for f in found])
         taken = chips_to_add(boxes, scores, cards, det.xyxy[is_chip])
         if not taken:
             return det

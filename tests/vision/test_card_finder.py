@@ -7,7 +7,7 @@ import json
 import numpy as np
 import supervision as sv
 
-from pipelines.vision.card_finder import cards_to_add, overlapping
+from pipelines.vision.card_finder import cards_to_add, overlapping, read_as_beneath
 from pipelines.vision.cascade_cards_data import build_cascade_set
 from pipelines.vision.edge_chips import EDGE_IMGSZ
 
@@ -46,6 +46,16 @@ def test_one_card_found_from_two_windows_counts_once_at_its_best() -> None:
     twice = [976.0, 143.0, 1010.0, 181.0]
     got = cards_to_add(np.array([FOUR_S, twice]), np.array([0.4, 0.7]), np.array([EIGHT, FOUR_C]), CARD_IOU)
     assert got == [1]
+
+
+def test_a_found_card_read_as_a_card_it_lies_over_is_that_card_again() -> None:
+    found = np.array([FOUR_S, FOUR_S, FOUR_S])
+    got = read_as_beneath(found, np.array(["8d", "4s", ""], dtype=object), np.array([EIGHT, FOUR_C]),
+                          np.array(["8d", "4c"], dtype=object))
+    assert got.tolist() == [True, False, False]  # the 8d boxed again; a card of its own; unread
+    far = np.array([[400.0, 300.0, 436.0, 350.0]])
+    assert read_as_beneath(far, np.array(["8d"], dtype=object), np.array([EIGHT]), np.array(["8d"], dtype=object)
+                           ).tolist() == [False]  # another 8d, elsewhere
 
 
 def test_training_windows_hold_split_hands_with_their_labels(tmp_path) -> None:
@@ -112,3 +122,18 @@ def test_the_committed_finder_finds_cards_in_split_hands_the_detector_misses():
         missed += sum(_missed_card_under(after.xyxy[k], labels, before) for k in new)
     assert missed >= 5
     assert missed >= 0.7 * added
+
+
+def test_a_table_config_has_the_card_finder_only_where_hands_split_unless_it_says_otherwise():
+    from pathlib import Path
+
+    from pipelines.config import load_table_config
+    from pipelines.vision.pipeline import _detector_for
+
+    tables = Path(__file__).resolve().parents[2] / "infra" / "tables"
+    high_tie = load_table_config(tables / "high-tie.yaml")
+    monster = load_table_config(tables / "3-card-monster.yaml")
+    assert _detector_for(high_tie)._card_finder is not None
+    assert _detector_for(monster)._card_finder is None  # its cards lie in rows, a little over each other
+    on = monster.model_copy(update={"vision": monster.vision.model_copy(update={"card_finder": True})})
+    assert _detector_for(on)._card_finder is not None
