@@ -62,8 +62,8 @@ class DetectorConfig:
     # (card_finder.py); its cards count only among the detector's. None: the detector's cards alone.
     card_finder_path: Path | None = MODELS_DIR / "card_finder.onnx"
     # The card finder's cards below this are dropped: the lowest at which it added no card to held-out tables as
-    # dealt (at 0.25: 8 boxes on no card of their own); on held-out split hands it finds 10 of the 12 middle cards
-    # the detector missed, with 7 boxes on no card of their own (benchmarks/RESULTS.md, fifty-seventh session).
+    # dealt (at 0.25: 8 boxes on no card of their own); on held-out split hands it then finds 10 middle cards the
+    # detector missed (11 at 0.25), with 7 boxes on no card of their own (benchmarks/RESULTS.md, fifty-seventh session).
     card_finder_conf: float = 0.65
     threads: int = 1
 
