@@ -11,7 +11,6 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from pipelines.games.layout import layout_for
 from pipelines.games.registry import game_module
 from pipelines.games.round import GameId
 from pipelines.games.validation import describe, load_model_file
@@ -122,12 +121,6 @@ class TableConfig(BaseModel):
     snapshots_dir: str | None = Field(None, description="where flags' evidence (snapshot, clip, detections) is "
                                       "written, under evidence/<table>/<round>/: the store's folder or a --media "
                                       "folder of the dashboards, so they can show it")
-
-    @model_validator(mode="after")
-    def _card_finder_where_hands_split(self) -> TableConfig:
-        if self.vision.card_finder is None:
-            self.vision.card_finder = layout_for(self.game).has_split_hands
-        return self
 
     def game_settings(self) -> Any:
         return game_module(self.game).Settings(**self.settings)

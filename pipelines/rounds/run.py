@@ -102,11 +102,6 @@ def vision_changes(spec: RunSpec, detector: Any | None = None) -> tuple[Iterator
     if spec.config is not None:
         pipe = VisionPipeline(spec.config, detector)
     else:
-        if detector is None and not spec.layout.has_split_hands:
-            from pipelines.vision.detect import Detector, DetectorConfig
-
-            # As a table config has it (`vision.card_finder` unset): the card finder only where hands split.
-            detector = Detector(DetectorConfig(card_finder_path=None))
         pipe = VisionPipeline((spec.layout, spec.homography), detector, reference=spec.reference,
                               frame_size=spec.frame_size)
     # The round machine times everything by frame / fps: a file's frames by its own rate (or camera.fps), a

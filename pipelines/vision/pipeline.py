@@ -86,7 +86,7 @@ class VisionPipeline:
             self.config = None
             layout, H = config
         if detector is None:
-            detector = _detector_for(self.config)
+            detector = _detector_for(self.config, layout)
         if regional is None:  # the table's setting (default on), where the detector can run the tile: not
             # a replay of stored detections
             on = self.config.vision.regional if self.config is not None else True
@@ -225,16 +225,18 @@ class VisionPipeline:
         return changes
 
 
-def _detector_for(config: TableConfig | None) -> DetectsFrames:
+def _detector_for(config: TableConfig | None, layout: Layout) -> DetectsFrames:
     from .detect import DetectorConfig
 
+    # The card finder where the table's config says, else where the game splits hands (`vision.card_finder` unset).
+    setting = config.vision.card_finder if config is not None else None
+    cards = {} if (layout.has_split_hands if setting is None else setting) else {"card_finder_path": None}
     if config is None:
-        return Detector()
+        return Detector(DetectorConfig(**cards))
     vc = config.vision
     verifier = {} if vc.chip_verifier else {"verifier_path": None}
     second = {} if vc.card_second_look else {"second_classifier_path": None}
     finder = {} if vc.edge_chips else {"edge_chips_path": None}
-    cards = {} if vc.card_finder else {"card_finder_path": None}
     return Detector(DetectorConfig(conf=vc.conf, uncertain_below=vc.uncertain_below, card_conf=vc.card_conf,
                                    verify_below=vc.verify_below, verifier_accept=vc.verifier_accept,
                                    verifier_disagree=vc.verifier_disagree, verifier_confirm=vc.verifier_confirm,

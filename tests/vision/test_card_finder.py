@@ -128,12 +128,17 @@ def test_a_table_config_has_the_card_finder_only_where_hands_split_unless_it_say
     from pathlib import Path
 
     from pipelines.config import load_table_config
+    from pipelines.games.layout import layout_for
     from pipelines.vision.pipeline import _detector_for
 
     tables = Path(__file__).resolve().parents[2] / "infra" / "tables"
     high_tie = load_table_config(tables / "high-tie.yaml")
     monster = load_table_config(tables / "3-card-monster.yaml")
-    assert _detector_for(high_tie)._card_finder is not None
-    assert _detector_for(monster)._card_finder is None  # its cards lie in rows, a little over each other
+    assert _detector_for(high_tie, layout_for(high_tie.game))._card_finder is not None
+    # 3 Card Monster's cards lie in rows, a little over each other
+    assert _detector_for(monster, layout_for(monster.game))._card_finder is None
     on = monster.model_copy(update={"vision": monster.vision.model_copy(update={"card_finder": True})})
-    assert _detector_for(on)._card_finder is not None
+    assert _detector_for(on, layout_for(on.game))._card_finder is not None
+    # A pipeline given a bare layout (a simulated folder with no table config) follows the same rule.
+    assert _detector_for(None, layout_for("high-tie"))._card_finder is not None
+    assert _detector_for(None, layout_for("3-card-monster"))._card_finder is None

@@ -68,11 +68,13 @@ def test_a_second_classifier_of_other_classes_is_refused_by_name(tmp_path):
 
 def test_table_config_turns_the_second_look_off():
     from pipelines.config import load_table_config
+    from pipelines.games.layout import layout_for
     from pipelines.vision.pipeline import _detector_for
 
     cfg = load_table_config(Path(__file__).resolve().parents[2] / "infra" / "tables" / "king-high.yaml")
-    assert _detector_for(cfg)._cls2 is not None
-    off = _detector_for(cfg.model_copy(update={"vision": cfg.vision.model_copy(update={"card_second_look": False})}))
+    assert _detector_for(cfg, layout_for(cfg.game))._cls2 is not None
+    off = _detector_for(cfg.model_copy(update={"vision": cfg.vision.model_copy(update={"card_second_look": False})}),
+                        layout_for(cfg.game))
     assert off._cls2 is None
 
 

@@ -245,16 +245,20 @@ def test_without_a_verifier_unsure_boxes_are_left_as_they_came():
 
 def test_table_config_turns_the_verifier_off_and_sets_its_thresholds():
     from pipelines.config import load_table_config
+    from pipelines.games.layout import layout_for
     from pipelines.vision.pipeline import _detector_for
 
     root = Path(__file__).resolve().parents[2]
     cfg = load_table_config(root / "infra" / "tables" / "king-high.yaml")
+    layout = layout_for(cfg.game)
     on = _detector_for(cfg.model_copy(update={"vision": cfg.vision.model_copy(update={"verifier_accept": 0.99,
                                                                                       "verifier_disagree": 0.3,
-                                                                                      "verifier_confirm": 0.995})}))
+                                                                                      "verifier_confirm": 0.995})}),
+                       layout)
     assert on._verifier is not None and on._verifier.accept == 0.99 and on._verifier.disagree_below == 0.3
     assert on._verifier.confirm_from == 0.995
-    off = _detector_for(cfg.model_copy(update={"vision": cfg.vision.model_copy(update={"chip_verifier": False})}))
+    off = _detector_for(cfg.model_copy(update={"vision": cfg.vision.model_copy(update={"chip_verifier": False})}),
+                        layout)
     assert off._verifier is None
 
 
