@@ -17,7 +17,7 @@ from collections.abc import Callable
 import numpy as np
 import supervision as sv
 
-from .edge_chips import card_windows, find_in_windows
+from .edge_chips import best_first, card_windows, find_in_windows, found_detections
 
 
 def overlapping(boxes: np.ndarray) -> np.ndarray:
@@ -43,11 +43,7 @@ def cards_to_add(boxes: np.ndarray, scores: np.ndarray, cards: np.ndarray, same_
         return []
     iou = sv.box_iou_batch(boxes, cards)
     keep = ((iou > 0).sum(axis=1) >= 2) & (iou.max(axis=1) <= same_card_iou)
-    taken: list[int] = []
-    for i in np.argsort(-np.asarray(scores), kind="stable"):
-        if keep[i] and (not taken or sv.box_iou_batch(boxes[i:i + 1], boxes[taken]).max() <= same_card_iou):
-            taken.append(int(i))
-    return taken
+    return best_first(boxes, scores, keep, same_card_iou)
 
 
 class CascadeCardFinder:
@@ -77,14 +73,8 @@ class CascadeCardFinder:
         taken = cards_to_add(boxes, scores, cards, self.same_card_iou)
         if not taken:
             return det
-        n = len(taken)
-        extra = sv.Detections(
-            xyxy=boxes[taken].astype(np.float32), confidence=scores[taken].astype(np.float32),
-            class_id=cls[taken].astype(int),
-            data={"class_name": np.array([self.names[c] for c in cls[taken]], dtype=object),
-                  "card": np.full(n, "", dtype=object), "card_confidence": np.zeros(n, np.float32),
-                  "chip_value": np.zeros(n, np.int32), "uncertain": np.ones(n, bool)})
-        read = self._read_cards(frame, extra)
+        read = self._read_cards(frame, found_detections(boxes[taken], scores[taken], cls[taken], self.names,
+                                                        np.ones(len(taken), bool)))
         # A box read as a card it lies over is that card boxed again, a little off (a 3 Card Monster Th, a High Tie
         # split hand's Td: benchmarks/RESULTS.md, fifty-seventh session).
         again = read_as_beneath(read.xyxy, read.data["card"], cards, np.asarray(det.data["card"])[faces])

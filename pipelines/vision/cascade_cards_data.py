@@ -63,12 +63,13 @@ def with_split_hands(scene: Scene, layout: Layout, rng: np.random.Generator) -> 
         for hand in (1, 2):
             zone = f"seat{s}.cards.{hand}"
             n = int(rng.choice(HAND_SIZES))
-            for i, (x, y) in enumerate(cascade_positions(layout, zone, n)):
+            laid = cascade_positions(layout, zone, n)
+            for i, (x, y) in enumerate(laid):
                 sideways = i == n - 1 and n > 1 and rng.random() < SIDEWAYS_SHARE
                 cards.append(PlacedCard(deck.pop(), x, y, True, back, 90.0 if sideways else 0.0))
             filled.append(zone)
             if rng.random() < HAND_OVER_SHARE:
-                x, y = cascade_positions(layout, zone, n)[-1]
+                x, y = laid[-1]
                 occluders.append(Occluder(x + rng.normal(0, 25), y + rng.normal(0, 25), rng.uniform(45, 60),
                                           rng.uniform(75, 95), rng.uniform(-40, 40)))
     return replace(scene, cards=cards, occluders=occluders), filled

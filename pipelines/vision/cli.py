@@ -115,28 +115,55 @@ def train_chip_verifier(data: Path, seeds: str, rounds: int, epochs: int, worker
     click.echo(json.dumps({k: v for k, v in report.items() if k != "history"}))
 
 
+def _window_finder_options(name: str, frames_help: str, seed: int, epochs: int):
+    """The options of a command training a second net on windows (`name`, `_train_window_finder`)."""
+    flag = name.replace("_", "-")
+    options = [
+        click.option("--data", "data", type=click.Path(path_type=Path), required=True,
+                     help="windows folder; built from the simulator first when it has no data.yaml"),
+        click.option("--frames", default=1500, show_default=True, help=frames_help),
+        click.option("--seed", default=seed, show_default=True, help="simulator seed for the training frames"),
+        click.option("--epochs", default=epochs, show_default=True, help="epochs (with --hours: as fit)"),
+        click.option("--hours", type=click.FloatRange(min=0), default=0.75, show_default=True,
+                     help="time budget (45 min on 2 CPU cores); 0: --epochs decides"),
+        click.option("--init", "init", type=click.Path(path_type=Path, dir_okay=False), default=None,
+                     help="weights to start from; default: models/detector.pt"),
+        click.option("--device", default="cpu", show_default=True, help="cpu, or a CUDA device index"),
+        click.option("--workers", default=2, show_default=True, help="data loader and rendering processes"),
+        click.option("--out", "out", type=click.Path(path_type=Path, dir_okay=False), default=None,
+                     help=f"ONNX file to write; default: DATA/weights/{name}.onnx (measure it with "
+                          f"benchmarks/detector_accuracy.py --{flag} FILE before it replaces models/'s)"),
+    ]
+
+    def apply(command):
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return apply
+
+
 @click.command("train-edge-chips")
-@click.option("--data", "data", type=click.Path(path_type=Path), required=True,
-              help="windows folder; built from the simulator first when it has no data.yaml")
-@click.option("--frames", default=1500, show_default=True, help="frames to render when building the data "
-              "(four windows around cards from each)")
-@click.option("--seed", default=41, show_default=True, help="simulator seed for the training frames")
-@click.option("--epochs", default=12, show_default=True, help="epochs (with --hours: as fit)")
-@click.option("--hours", type=click.FloatRange(min=0), default=0.75, show_default=True,
-              help="time budget (45 min on 2 CPU cores); 0: --epochs decides")
-@click.option("--init", "init", type=click.Path(path_type=Path, dir_okay=False), default=None,
-              help="weights to start from; default: models/detector.pt")
-@click.option("--device", default="cpu", show_default=True, help="cpu, or a CUDA device index")
-@click.option("--workers", default=2, show_default=True, help="data loader and rendering processes")
-@click.option("--out", "out", type=click.Path(path_type=Path, dir_okay=False), default=None,
-              help="ONNX file to write; default: DATA/weights/edge_chips.onnx (measure it with "
-                   "benchmarks/detector_accuracy.py --edge-chips FILE before it replaces models/'s)")
+@_window_finder_options("edge_chips", "frames to render when building the data (four windows around cards from each)",
+                        seed=41, epochs=12)
 def train_edge_chips(data: Path, frames: int, seed: int, epochs: int, hours: float, init: Path | None,
                      device: str, workers: int, out: Path | None) -> None:
     """Train the card-edge chip finder: the detector fine-tuned on windows around cards (needs `train`)."""
     from .edge_chips_data import build_edge_set
 
     _train_window_finder("edge_chips", build_edge_set, data, frames, seed, epochs, hours, init, device, workers, out)
+
+
+@click.command("train-card-finder")
+@_window_finder_options("card_finder", "High Tie frames with split hands to render when building the data (three "
+                        "windows from each)", seed=57, epochs=20)
+def train_card_finder(data: Path, frames: int, seed: int, epochs: int, hours: float, init: Path | None,
+                      device: str, workers: int, out: Path | None) -> None:
+    """Train the cascade card finder: the detector fine-tuned on windows around split hands (needs `train`)."""
+    from .cascade_cards_data import build_cascade_set
+
+    _train_window_finder("card_finder", build_cascade_set, data, frames, seed, epochs, hours, init, device, workers,
+                         out)
 
 
 def _train_window_finder(name: str, build, data: Path, frames: int, seed: int, epochs: int, hours: float,
@@ -156,31 +183,6 @@ def _train_window_finder(name: str, build, data: Path, frames: int, seed: int, e
     click.echo(json.dumps(report))
     flag = name.replace("_", "-")
     click.echo(f"weights in {out}; compare with: python benchmarks/detector_accuracy.py --json --{flag} {out}")
-
-
-@click.command("train-card-finder")
-@click.option("--data", "data", type=click.Path(path_type=Path), required=True,
-              help="windows folder; built from the simulator first when it has no data.yaml")
-@click.option("--frames", default=1500, show_default=True, help="High Tie frames with split hands to render "
-              "when building the data (three windows from each)")
-@click.option("--seed", default=57, show_default=True, help="simulator seed for the training frames")
-@click.option("--epochs", default=20, show_default=True, help="epochs (with --hours: as fit)")
-@click.option("--hours", type=click.FloatRange(min=0), default=0.75, show_default=True,
-              help="time budget (45 min on 2 CPU cores); 0: --epochs decides")
-@click.option("--init", "init", type=click.Path(path_type=Path, dir_okay=False), default=None,
-              help="weights to start from; default: models/detector.pt")
-@click.option("--device", default="cpu", show_default=True, help="cpu, or a CUDA device index")
-@click.option("--workers", default=2, show_default=True, help="data loader and rendering processes")
-@click.option("--out", "out", type=click.Path(path_type=Path, dir_okay=False), default=None,
-              help="ONNX file to write; default: DATA/weights/card_finder.onnx (measure it with "
-                   "benchmarks/detector_accuracy.py --card-finder FILE before it replaces models/'s)")
-def train_card_finder(data: Path, frames: int, seed: int, epochs: int, hours: float, init: Path | None,
-                      device: str, workers: int, out: Path | None) -> None:
-    """Train the cascade card finder: the detector fine-tuned on windows around split hands (needs `train`)."""
-    from .cascade_cards_data import build_cascade_set
-
-    _train_window_finder("card_finder", build_cascade_set, data, frames, seed, epochs, hours, init, device, workers,
-                         out)
 
 
 @click.command("calibrate")

@@ -65,11 +65,32 @@ def chips_to_add(boxes: np.ndarray, scores: np.ndarray, cards: np.ndarray, chips
     keep = over_cards(np.concatenate([boxes, cards]), np.r_[np.ones(n, bool), np.zeros(len(cards), bool)])[:n]
     if len(chips):
         keep &= sv.box_iou_batch(boxes, chips).max(axis=1) <= CLEAR_OF_CHIPS
+    return best_first(boxes, scores, keep, CLEAR_OF_CHIPS)
+
+
+def best_first(boxes: np.ndarray, scores: np.ndarray, keep: np.ndarray, same_iou: float) -> list[int]:
+    """Indices of the `keep` boxes (N, 4) in order of `scores`, best first, each overlapping no better one taken by
+    more than `same_iou`: a second net's windows overlap, so one object can be found twice."""
     taken: list[int] = []
     for i in np.argsort(-np.asarray(scores), kind="stable"):
-        if keep[i] and (not taken or sv.box_iou_batch(boxes[i:i + 1], boxes[taken]).max() <= CLEAR_OF_CHIPS):
+        if keep[i] and (not taken or sv.box_iou_batch(boxes[i:i + 1], boxes[taken]).max() <= same_iou):
             taken.append(int(i))
     return taken
+
+
+def found_detections(boxes: np.ndarray, scores: np.ndarray, cls: np.ndarray, names: tuple[str, ...],
+                     uncertain: np.ndarray) -> sv.Detections:
+    """A second net's boxes (N, 4) with `scores` and class ids `cls` (`names`) as detections like the detector's:
+    cards not read yet, chips with their value."""
+    class_name = np.array([names[c] for c in cls], dtype=object)
+    n = len(class_name)
+    return sv.Detections(
+        xyxy=np.asarray(boxes, np.float32).reshape(-1, 4), confidence=np.asarray(scores, np.float32),
+        class_id=np.asarray(cls).astype(int),
+        data={"class_name": class_name, "card": np.full(n, "", dtype=object),
+              "card_confidence": np.zeros(n, np.float32),
+              "chip_value": np.array([chip_value(c) or 0 for c in class_name], np.int32).reshape(n),
+              "uncertain": np.asarray(uncertain, bool)})
 
 
 def find_in_windows(session, frame: np.ndarray, origins: list[tuple[int, int]], decode, wanted: np.ndarray
@@ -115,12 +136,6 @@ class EdgeChipFinder:
         taken = chips_to_add(boxes, scores, cards, det.xyxy[is_chip])
         if not taken:
             return det
-        new_names = np.array([self.names[c] for c in cls[taken]], dtype=object)
-        extra = sv.Detections(
-            xyxy=boxes[taken].astype(np.float32), confidence=scores[taken].astype(np.float32),
-            class_id=cls[taken].astype(int),
-            data={"class_name": new_names, "card": np.full(len(taken), "", dtype=object),
-                  "card_confidence": np.zeros(len(taken), np.float32),
-                  "chip_value": np.array([chip_value(n) or 0 for n in new_names], np.int32),
-                  "uncertain": scores[taken] < self.uncertain_below})
+        extra = found_detections(boxes[taken], scores[taken], cls[taken], self.names,
+                                 scores[taken] < self.uncertain_below)
         return sv.Detections.merge([det, extra])
