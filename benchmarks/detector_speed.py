@@ -4,7 +4,8 @@
    the full `Detector.detect` (detector, card classifier, chip verifier; and with and without the
    card-edge chip finder), in frames/s on simulated 1280x720 frames: crowded random scenes (100-400
    chips, the worst case: the classifier and verifier cost grows with what is on the table) and tables as
-   dealt (scripted rounds of every game).
+   dealt (scripted rounds of every game), as deployed on a table whose hands do not split (no card finder).
+   The cascade card finder's cost where it runs, High Tie: tables as dealt and tables with split hands.
 2. PyTorch (ultralytics, if importable) on the same frames with torch.set_num_threads(1), for comparison.
 3. Motion gating on a simulated scripted session: frames analysed and end-to-end frames/s of
    `VisionPipeline` with and without the gate, and with the gate and regional detection (only where the
@@ -32,9 +33,11 @@ from pipelines.games.layout import layout_for
 from pipelines.sim.camera import Camera
 from pipelines.sim.random_scenes import random_scene
 from pipelines.sim.render import chip_positions, render
+from pipelines.sim.render_scenes import random_scene as table_scene
 from pipelines.sim.scene import DENOMINATIONS, ChipStack
 from pipelines.sim.session import sampled_scenes, script_session
 from pipelines.vision.capture import Frame
+from pipelines.vision.cascade_cards_data import with_split_hands
 from pipelines.vision.detect import Detector, DetectorConfig, _to_tensor, letterbox
 from pipelines.vision.paths import MODELS_DIR
 from pipelines.vision.pipeline import VisionPipeline
@@ -54,14 +57,42 @@ def _frames(n: int, seed: int = 4242) -> list[np.ndarray]:
 
 def _dealt_frames(n: int, seed: int = 4343) -> list[np.ndarray]:
     """`n` frames of scripted rounds, spread over the four games (the tables as a camera sees them dealt)."""
+    return [f for k, game in enumerate(GAMES)
+            for f in _dealt_frames_of(game, n // len(GAMES) + (k < n % len(GAMES)), seed + k,
+                                      np.random.default_rng([seed, k]))]
+
+
+def _split_hand_frames(n: int, seed: int = 4444) -> list[np.ndarray]:
+    """`n` High Tie tables with split hands laid in cascades, where the card finder has work to do."""
+    layout = layout_for("high-tie")
+    rng = np.random.default_rng(seed)
     out = []
-    for k, game in enumerate(GAMES):
-        layout = layout_for(game)
-        scenes = sampled_scenes(game, 2, seed + k, n // len(GAMES) + (k < n % len(GAMES)))
-        rng = np.random.default_rng([seed, k])
-        cam = Camera.overhead(layout, rng)
-        out += [render(layout, scene, cam, rng)[0] for scene in scenes]
+    for _ in range(n):
+        cam = Camera.overhead(layout, rng=rng)
+        scene, _ = with_split_hands(table_scene(layout, rng, occluders=int(rng.integers(0, 2))), layout, rng)
+        out.append(render(layout, scene, cam, rng)[0])
     return out
+
+
+def card_finder_cost(n: int) -> dict:
+    """`Detector.detect` frames/s with and without the cascade card finder on High Tie, the game it runs on:
+    tables as dealt (scripted rounds) and tables with split hands."""
+    sets = {"dealt": _dealt_frames_of("high-tie", n, 4545, np.random.default_rng(4545)),
+            "split_hands": _split_hand_frames(n)}
+    out = {}
+    for name, frames in sets.items():
+        rates = {}
+        for label, config in (("with", DetectorConfig()), ("without", DetectorConfig(card_finder_path=None))):
+            rates[label] = round(_rate(Detector(config).detect, frames), 2)
+        out[name] = rates
+    return out
+
+
+def _dealt_frames_of(game: str, n: int, seed: int, rng: np.random.Generator) -> list[np.ndarray]:
+    """`n` frames of `game`'s scripted rounds (script seed `seed`), through one overhead camera."""
+    layout = layout_for(game)
+    cam = Camera.overhead(layout, rng)
+    return [render(layout, scene, cam, rng)[0] for scene in sampled_scenes(game, 2, seed, n)]
 
 
 def _rate(fn, frames: list[np.ndarray]) -> float:
@@ -73,6 +104,9 @@ def _rate(fn, frames: list[np.ndarray]) -> float:
 
 
 def onnx_speed(frames: list[np.ndarray], dealt: list[np.ndarray], detector_path=None, **config) -> dict:
+    """Frames/s of the detector alone and of `Detector.detect`, as deployed where hands do not split: without
+    the cascade card finder unless `config` names one (`card_finder_cost` measures it where it runs)."""
+    config.setdefault("card_finder_path", None)
     det = Detector(DetectorConfig(detector_path=detector_path or DetectorConfig().detector_path, **config))
     size = det.config.imgsz
 
@@ -112,7 +146,7 @@ def gating(n_frames: int) -> dict:
     rng = np.random.default_rng(777)
     cam = Camera.overhead(layout, rng)
     images = [render(layout, s, cam, rng)[0] for s in scenes]
-    detector = Detector()
+    detector = Detector(DetectorConfig(card_finder_path=None))  # as deployed on King High: no split hands
     out: dict = {}
     changes: dict[str, set] = {}
     for name, gated, regional in (("ungated", False, False), ("gated", True, False), ("regional", True, True)):
@@ -211,6 +245,8 @@ def main() -> None:
             print(f"ONNX Runtime, 1 thread, {r['model']} input {r['imgsz']}: detector {r['detector_fps']} fps, "
                   f"whole Detector.detect {r['detector_classifier_fps']} fps on crowded scenes, "
                   f"{r['detector_classifier_fps_dealt']} fps on tables as dealt")
+    result["card_finder_cost"] = card_finder_cost(a.frames)
+    print(f"cascade card finder on High Tie, Detector.detect frames/s with / without: {result['card_finder_cost']}")
     if not a.no_torch:
         result["torch_1_thread"] = torch_speed(frames, result["onnx_1_thread"]["imgsz"])
         print(f"PyTorch (ultralytics), 1 thread: {result['torch_1_thread']}")
