@@ -24,7 +24,8 @@ from dataclasses import replace
 from pipelines.games.blackjack_hand import card_points, is_natural, total
 from pipelines.games.round import Decision, Round
 
-from .machine import LiveRound, RoundMachine, WagerSeen, _observation_frame
+from .live import LiveRound, WagerSeen, _observation_frame
+from .machine import RoundMachine
 from .timeline import ChipInstance, Slot
 from .zone_names import ZoneRef, parse_zone
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 from pipelines.games.round import DealtCard
 from pipelines.vision.observe import ZoneChange, ZoneState
 
-from .machine import LiveRound, RoundMachine, WagerSeen
+from .live import LiveRound, WagerSeen
+from .machine import RoundMachine
 from .timeline import ChipInstance, Slot
 from .zone_names import ZoneRef, parse_zone
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 from pipelines.games.poker import best3
 from pipelines.games.round import Decision, Round, VoidInfo
 
-from .machine import LiveRound, RoundMachine, WagerSeen
+from .live import LiveRound, WagerSeen
+from .machine import RoundMachine
 from .three_card_monster import seat_decisions
 
 HAND = 5

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pipelines.games.round import Decision, Round
 
-from .machine import LiveRound, RoundMachine, WagerSeen
+from .live import LiveRound, WagerSeen
+from .machine import RoundMachine
 
 
 class ThreeCardMonsterMachine(RoundMachine):

@@ -57,7 +57,7 @@ def _payout_read_unsure(paid: float, twice: bool = False, reach_into: tuple[str,
     from pipelines.games.round import Wager
     from pipelines.games.settlement import Settlement
     from pipelines.rounds.king_high import KingHighMachine
-    from pipelines.rounds.machine import LiveRound, WagerSeen
+    from pipelines.rounds.live import LiveRound, WagerSeen
     from pipelines.rounds.timeline import ChipInstance
 
     live = LiveRound(start=0, last=700)
@@ -113,7 +113,7 @@ def _shrunk(later: float, peak_frames: int = 3, cover: bool = False, raised_to: 
     the round's notes.)"""
     from pipelines.games.round import Wager
     from pipelines.games.settlement import Settlement
-    from pipelines.rounds.machine import LiveRound, WagerSeen
+    from pipelines.rounds.live import LiveRound, WagerSeen
     from pipelines.rounds.three_card_monster import ThreeCardMonsterMachine
     from pipelines.rounds.timeline import ChipInstance
     from pipelines.vision.cover import CoverLog

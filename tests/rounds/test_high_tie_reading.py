@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from pipelines.rounds.compare import compare_rounds, differences
 from pipelines.rounds.high_tie import HighTieMachine
-from pipelines.rounds.machine import LiveRound
+from pipelines.rounds.live import LiveRound
 from pipelines.rounds.timeline import CardZone, ChipZone, Slot
 from pipelines.vision.observe import FrameObs
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pipelines.games.round import Wager
 from pipelines.games.settlement import Settlement
-from pipelines.rounds.machine import LiveRound, RoundMachine, WagerSeen
+from pipelines.rounds.live import LiveRound, WagerSeen
+from pipelines.rounds.machine import RoundMachine
 from pipelines.rounds.pick2_poker import Pick2PokerMachine
 from pipelines.rounds.three_card_monster import ThreeCardMonsterMachine
 from pipelines.rounds.timeline import ChipInstance

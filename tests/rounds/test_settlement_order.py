@@ -9,7 +9,7 @@ from pipelines.games.round import Wager
 from pipelines.games.settlement import Settlement
 from pipelines.rounds.compare import compare_rounds
 from pipelines.rounds.king_high import KingHighMachine
-from pipelines.rounds.machine import LiveRound, WagerSeen
+from pipelines.rounds.live import LiveRound, WagerSeen
 from pipelines.rounds.timeline import ChipInstance
 from pipelines.vision.cover import CoverLog
 from pipelines.vision.observe import FrameObs

@@ -1,0 +1,501 @@
+"""The checks that put a settlement in doubt, or answer a doubt, once a round has closed: payouts read short or long,
+wagers read as more or less as their payout was laid, stacks gone from view unseen (`SettlementDoubts`, a part of
+`RoundMachine`). Each says in the round's notes what it saw; a doubted wager makes the round incomplete."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from pipelines.games.settlement import Settlement
+from pipelines.vision.cover import CoverLog
+from pipelines.vision.track import UNSTEADY_STACK, payout_read_larger, read_larger_briefly, read_less_steadily
+
+from .live import LiveRound, WagerSeen, _about, _doubt_wager, _doubted, _observation_frame
+from .timeline import ChipInstance
+from .timings import (
+    CHIPS_ADDED_S,
+    FALL_HELD_S,
+    FALL_READ_BEFORE_S,
+    PAYOUT_LAG_S,
+    PEAK_UNHANDED_S,
+    SAME_TIME_S,
+    UNHANDED_GONE_S,
+    UNREAD_GONE_S,
+)
+from .zone_names import parse_zone
+
+
+class SettlementDoubts:
+    """`RoundMachine`'s checks on the settlements it read."""
+
+    fps: float
+    cover: CoverLog | None
+    _beside_cards: set[str]
+
+    def _doubt_gone_under_cards(self, ws: WagerSeen, live: LiveRound) -> None:
+        """A stack beside its seat's cards gone from view just as a card was dealt to the seat is most likely
+        under the card (Pick 2's ante lies against the cards' edge), not taken: when and how it was settled
+        was not seen. (Further from the cards, a stack taken as a card lands is a bust collected.) A card whose area
+        read empty again within `UNREAD_GONE_S` was no card dealt, and hides nothing: a High Tie dealer's hand taking
+        a losing Side read as a 4d beside the seat's cards for seven frames."""
+        if ws.inst.zone not in self._beside_cards:
+            return
+        near, brief = SAME_TIME_S * self.fps, UNREAD_GONE_S * self.fps
+        refs = {name: parse_zone(name) for name in live.cards}
+        dealt = [s.frame for name, zone in live.cards.items() for s in zone.slots
+                 if refs[name].seat == ws.wager.seat and refs[name].area == "cards" and not zone.gone_at_once(s, brief)]
+        end = ws.inst.end
+        if end is not None and any(abs(f - end) <= near for f in dealt):
+            _doubt_wager(live, ws, f"gone from view at frame {end} as a card was dealt to the seat (under the "
+                                   "card?); its settlement was not seen")
+
+    def _doubt_gone_unhanded(self, seen: list[WagerSeen], live: LiveRound) -> None:
+        """A wager gone from view while play was on, with no hand over its spot in the `UNHANDED_GONE_S` before it
+        went: a stack is taken by a hand, so it was hidden, or left, not seen taken; the round says so rather than
+        settling it as collected. (High Tie, held-out video: a losing $100 Side the dealer never collected, the
+        seat's split cards over it, read as gone with no hand near, then seen again in single frames until the
+        clearing: a missed collection read as a loser collected.)"""
+        if self.cover is None:
+            return
+        for ws in seen:
+            if ws.outcome != "removed":
+                continue
+            end = ws.inst.end
+            hand = self.cover.last_covered_before(ws.inst.zone, end + 1)
+            if hand is None or end - hand > UNHANDED_GONE_S * self.fps:
+                _doubt_wager(live, ws, f"gone from view at frame {end} with no hand over its spot"
+                                       f"{'' if hand is None else f' since frame {hand}'}: not seen taken (hidden, or "
+                                       "left on the table); its settlement was not seen")
+
+    @staticmethod
+    def _payouts_read_otherwise_as_rules_pay(seen: list[WagerSeen], expected: list[Settlement],
+                                             live: LiveRound) -> None:
+        """A payout in doubt only for a sure reading of more chips for a moment (`PAYOUT_READ_LARGER`), confirmed as
+        exactly what the rules pay (on the wager as it lay when paid): for the chip read then to be the payout's, the
+        dealer would have had to overpay by just that chip, and the detector to miss it in every other frame, so it
+        is no doubt, as for a payout read with doubt as the rules' amount (`_doubt_stacks_read_unsure`). So a chip
+        counted now with the payout, now with its wager (`WAGER_READ_LESS`: a Pick 2 $400 Play payout read $500 for
+        one frame as its $400 wager read $300, and $400 over 40 frames), or a chip of the next stack read in it for
+        one frame as the player's hand came to gather them (a Pick 2 $50 Ante payout read $75). Confirmed as another
+        amount, the doubt stays: that is where a missed chip would hide a short pay (a High Tie $84 Side payout read
+        $83). A payout confirmed as the rules pay but read surely as one chip less in many frames
+        (`PAYOUT_READ_LESS`) is so answered too: for it to be short, the detector would have had to read a chip that
+        is not there, of just the shortfall, in most of its frames. Confirmed as another amount, read less as the rules
+        pay, that doubt stays: a fourth box among three chips lying close would claim an overpay (a Pick 2 $15 Play
+        payout read $20). So too a payout in doubt for being read as other totals more often than as its own
+        (`UNSTEADY_STACK`) on its way to the rules' amount (a King High $300 High payout of three $100 chips lying
+        close, confirmed $100 under the hand, read $100, $200 and $300 by turns, then $300 surely until taken)."""
+        for ws, p, _ in _paid_as_rules_pay(seen, expected, live):
+            otherwise = [(f, n) for n in live.notes
+                         if (read_larger_briefly(n) or read_less_steadily(n) or n.endswith(UNSTEADY_STACK))
+                         and (f := _observation_frame(n, p.zone)) is not None and p.start <= f]
+            if not otherwise:
+                continue
+            for f, n in otherwise:
+                live.notes.remove(n)
+                p.doubtful.discard(f)
+            ws.uncertain = ws.inst.uncertain or p.uncertain
+            live.note(f"inferred: {_about(ws)}: payout read as {ws.paid:g}, what the rules pay, though read surely as "
+                      "other totals in frames too few to confirm")
+
+    @staticmethod
+    def _paid_wagers_read_later(seen: list[WagerSeen], expected: list[Settlement], live: LiveRound) -> None:
+        """A winning wager read with doubt only once its payout showed, read as the rules pay: what it read then is
+        no fact of the round (its amount is the one locked, its settlement the payout, and a change after the payout
+        is no past-post or pinch), so the doubt goes. The payout's first chip over the wager's top one leaves the chip
+        below it half covered, read now and then (a King High $20 High read $15 and $10 by turns beside its $20
+        payout). The payout itself may be read with doubt: a misreading would have to make up for a payout error to
+        the chip, as `_doubt_stacks_read_unsure` lets such a payout through (a King High $40 Suit read $30 and $35 by
+        turns under its $120 payout, read with doubt for chips reaching into the Suit spot beside it). A wager
+        raised after its bets closed and paid on what lay there is read so too: its payout is what the rules pay on
+        that (a Pick 2 $20 Ante past-posted to $22, paid $22, then read $21 surely and $22 with doubt by turns under
+        the payout's chip)."""
+        for ws, p, on_table in _paid_as_rules_pay(seen, expected, live):
+            end = ws.inst.end if ws.inst.end is not None else live.last + 1
+            later = [n for n in live.notes if (f := _observation_frame(n, ws.inst.zone)) is not None
+                     and p.start <= f <= end]
+            ws.inst.doubtful -= {f for f in ws.inst.doubtful if f >= p.start}
+            if not later or ws.inst.uncertain:
+                continue
+            for n in later:
+                live.notes.remove(n)
+            ws.uncertain = False
+            live.note(f"inferred: {_about(ws)}: read with doubt only once its payout of {ws.paid:g} showed (frame "
+                      f"{p.start}), read surely as the rules pay on the {on_table:g} it was paid on")
+
+    @staticmethod
+    def _doubt_payout_read_with_wager(seen: list[WagerSeen], exp_outcome: dict[tuple[int, str, int], str],
+                                      live: LiveRound) -> None:
+        """A wager the rules say won, with no payout seen, that read more than was locked after its bets closed:
+        its payout, laid against it, may have been read with it, so an unpaid winner is not to be claimed (a King
+        High $2 Pokerpot read $5 as its $4 payout was laid, the fourth chip read in the Low Run beside it). A
+        wager grown so with a payout seen is a past-post's to judge, not this."""
+        for ws in seen:
+            if ws.outcome not in (None, "removed") or exp_outcome.get(ws.key) != "win":
+                continue
+            grew = next(iter(ws.rises()), None)
+            if grew is not None:
+                _doubt_wager(live, ws, f"won by the rules, no payout seen, and read as {grew[1]:g} from frame "
+                                       f"{grew[0]}: its payout may have been read with it")
+
+    def _doubt_stacks_read_unsure(self, seen: list[WagerSeen], expected: list[Settlement], live: LiveRound) -> None:
+        """A wager or payout whose total rests on a doubtful reading: a chip below the detector's confidence, or a
+        stack the zones cannot place with certainty (chips reaching into another spot, a row of an odd length;
+        `ZoneMapper.group_stacks`). The note names both, as the reading does not say which.
+
+        A payout read with doubt as exactly what the rules pay is no doubt. Where its one doubt is that its chips
+        reach into another betting spot (a King High payout of five chips laid beside its wager runs into the empty
+        spot next to it), another stack read with it would make it the rules' amount only if the dealer had also
+        underpaid by just that stack, whose own spot would read short or empty. Where a chip of it was read below
+        the detector's confidence, a misreading would have to make up for a payout error to the chip. On the
+        thirty-ninth session's four fresh sets (King High), each of seven payouts so read as the rules' amount was
+        right, and each of three read with doubt as another amount was wrong (a $4 Pokerpot payout read $503): the doubt
+        matters where the reading would flag the dealer, and a misread chip that hid a payout error exactly is
+        the one it lets through. Nor is a payout doubted only for chips lying in betting spots that held no stack of
+        their own (`_reaches_only_into_bare_spots`), whatever it reads."""
+        net = _rules_net(expected)
+        for ws in seen:
+            for inst in (ws.inst, ws.payout):
+                if inst is ws.payout and inst is not None and inst.uncertain and (
+                        (ws.outcome == "win" and _as_rules_pay(net, ws, ws.paid))
+                        or _reaches_only_into_bare_spots(inst, live)):
+                    continue
+                if inst is not None and inst.uncertain:
+                    _doubt_wager(live, ws, f"{inst.zone} read with doubt at frame {inst.doubtful_frames()[0]} (a chip "
+                                           "below the detector's confidence, or chips reaching into another spot)")
+
+    @staticmethod
+    def _doubt_rises_read_before_close(seen: list[WagerSeen], live: LiveRound) -> None:
+        """A wager that rose after it was locked to a total already read before then: the chips were there when bets
+        closed, read short in most frames, or were added after; a past-post is not claimed on that. (A King High
+        $200 Seven, its bottom $100 lying on the Pokerpot's chips, read $100 in most frames and $200 in a few from
+        the frame it was laid, then surely $200 after bets closed, as the hand came to take it.)"""
+        for ws in seen:
+            for f, after in ws.rises():
+                first = ws.inst.first_read.get(f)
+                if first is not None and first < ws.lock:
+                    _doubt_wager(live, ws, f"read as {after:g} from frame {f}, after it was locked at "
+                                           f"{ws.wager.amount:g}, but read so already at frame {first}: a chip of "
+                                           "it may have been missed until then, or chips were added after bets "
+                                           "closed")
+                    break
+
+    @staticmethod
+    def _doubt_rises_as_stack_read_whole(seen: list[WagerSeen], live: LiveRound) -> None:
+        """A wager that rose after it was locked, within a frame of a stack beside it being read whole again: one read
+        as less than it was laid once another stack lay against it (`_laid_as`). The two were read apart again, and
+        a chip of this one that lay hidden where they met may have come back into view with it; a past-post is not
+        claimed on that. (A King High $300 Suit, laid against a $40 High, read $200 surely from then while the High
+        read $35; both read whole again in the same frame, six frames before the Suit was taken: a $100 past-post
+        was claimed.) A wager raised while a stack beside it comes back from under the hand is no such thing: that
+        stack was read whole when laid."""
+        for ws in seen:
+            if not ws.inst.hidden_room:
+                continue
+            for f, after in ws.rises():
+                beside = next((z for g, z in live.read_whole if z != ws.inst.zone and abs(g - f) <= 1), None)
+                if beside is not None:
+                    _doubt_wager(live, ws, f"read as {after:g} from frame {f}, after it was locked at "
+                                           f"{ws.wager.amount:g}, just as {beside} beside it was read whole again: a "
+                                           "chip of it may have lain hidden where the two met, or chips were added "
+                                           "after bets closed")
+                    break
+
+    def _doubt_payouts_grown_unhanded(self, seen: list[WagerSeen], expected: list[Settlement], live: LiveRound
+                                      ) -> None:
+        """A payout read as more than it was first confirmed as, where nothing lay over its spot in the
+        `CHIPS_ADDED_S` before (`CoverLog`): chips are laid by a hand, so the growth is a box that is no chip, or a
+        chip the detector saw only now; the round is unsure rather than claiming either payout. (A 3 Card Monster
+        $402 Ante payout read so for 24 frames, then $902 surely for 20: a second box 0.8 of a step off its bottom
+        $100 chip, read as a $500, and a $500 overpay claimed.) A payout the hand adds to, or leaves in full after
+        laying it in part, grows as the hand leaves it: within `CHIPS_ADDED_S`. A payout that grew to exactly what the
+        rules pay is no doubt: for the growth to be a box that is no chip, the dealer would have had to underpay by
+        just that box (a 3 Card Monster $75 Ante payout read $50 for 80 frames, $75 surely in moments among them, then
+        $75 for good)."""
+        net = _rules_net(expected)
+        for ws in seen:
+            if ws.outcome == "win" and _as_rules_pay(net, ws, ws.paid):
+                continue
+            for f, total, most, hand in self._growths_under_hand(ws):
+                if hand is None or hand < f - CHIPS_ADDED_S * self.fps:
+                    _doubt_wager(live, ws, f"payout read as {total:g} from frame {f}, more than the {most:g} it was "
+                                           f"read as from frame {ws.payout.start}, with no hand over it since "
+                                           f"{'it was laid' if hand is None else f'frame {hand}'}: a box read in it "
+                                           "may be no chip")
+                    break
+
+    def _doubt_payouts_read_less_after_hand(self, seen: list[WagerSeen], live: LiveRound) -> None:
+        """A payout read surely as more than it is taken to be, in a frame with no hand over its spot, before the hand
+        came back over it and the payout was confirmed as less: a chip of it was seen, then missed or taken back,
+        and which is not known. (3 Card Monster, set TT, seed 12043: a $250 Play overpaid $350, read $350 surely in
+        the one frame between the hand laying it and the hand coming back, then $250 surely for good, its bottom $100
+        never boxed again; $250 is what the rules pay, so the overpay went unseen.) A payout short of what the rules
+        pay and read surely as the rules' amount so is that amount already (`_paid_as_read_surely`)."""
+        if self.cover is None:
+            return
+        for ws in seen:
+            p = ws.payout
+            if p is None or ws.outcome != "win":
+                continue
+            for total, f in sorted(p.read_surely_at.items()):
+                if total <= ws.paid + 0.005 or f >= p.start or self.cover.last_covered_before(p.zone, f + 1) == f:
+                    continue
+                hand = self.cover.last_covered_before(p.zone, p.start)
+                if hand is not None and hand > f:
+                    _doubt_wager(live, ws, f"payout read surely as {total:g} at frame {f}, with no hand over it, "
+                                           f"then as {ws.paid:g} from frame {p.start}, once the hand had come back "
+                                           "over it: a chip of it may have been missed since, or taken back")
+                    break
+
+    def _growths_under_hand(self, ws: WagerSeen) -> list[tuple[int, float, float, int | None]]:
+        """(frame, total, the most before it, the last frame the hand lay over the spot up to it, or None) of each step
+        the wager's payout was read as more than it had been (`_growths`); none without a payout or a `CoverLog`."""
+        p = ws.payout
+        if p is None or self.cover is None:
+            return []
+        return [(f, total, most, self.cover.last_covered_before(p.zone, f + 1)) for f, total, most in _growths(p)]
+
+    def _doubt_falls_read_before(self, seen: list[WagerSeen], live: LiveRound) -> None:
+        """A wager that fell after it was locked to a total it had already been read as, after the lock and a while
+        before the fall (`FALL_READ_BEFORE_S` or more): it was read by turns as both, so the fall is the
+        tracker settling on one of two readings, not chips seen taken; a pinch is not claimed on that. (A King High
+        $100 Pokerpot, one chip, drew a second box half a chip off it, confidently in some frames: read $200 by
+        turns with $100 from the close, then $100 for good; the round said $200 was wagered.) A fall that holds less
+        than `FALL_HELD_S` before the stack is settled or goes is the hand over it as it comes to pay or take it, and
+        is left alone."""
+        for ws in seen:
+            end = min(x for x in (ws.settled_at, ws.inst.end, live.last) if x is not None)
+            for f, after in ws.falls():
+                first = ws.inst.first_read.get(f)
+                if (first is not None and ws.lock <= first <= f - FALL_READ_BEFORE_S * self.fps
+                        and end - f >= FALL_HELD_S * self.fps):
+                    _doubt_wager(live, ws, f"read as {after:g} from frame {f}, below the {ws.wager.amount:g} locked "
+                                           f"at frame {ws.lock}, but read so already at frame {first}: a chip read in "
+                                           "some frames may be none, or chips were taken after bets closed")
+                    break
+
+    def _payout_regrouped(self, ws: WagerSeen, p: ChipInstance) -> int | None:
+        """The frame a payout grew to its peak, if that was after it was first read and just as its wager's
+        reading fell below its locked amount, to stay there: chips went from the wager's reading to the
+        payout's, not from the dealer's hand. (A Pick 2 $150 Ante payout laid in line with its $250 wager read
+        $250 from the moment the Play beside them went back, the wager $225: a short pay read as paid in full.
+        A wager read back as locked as its payout grows is the hand leaving both: 3 of 50 3 Card Monster
+        rounds, perfect observations; one read as more is `_wager_moved_with_payout`'s. A wager that fell before
+        its payout was seen at all lost no chip to it: its top chip went under the hand laying the payout, then
+        under the payout's first chip, and the payout grew as the hand left; 2 of 50 King High rounds, perfect
+        observations, the payout read right.)"""
+        near = SAME_TIME_S * self.fps
+        grew = next((f for f, v in p.steps if v == p.peak), None)
+        if grew is None or p.peak == p.steps[0][1]:
+            return None
+        locked = ws.wager.amount - 0.005
+        fell = any(abs(f - grew) <= near and f >= p.start and after < locked
+                   for f, _, after in ws.inst.changes_after(ws.lock))
+        return grew if fell and ws.inst.value_at(int(grew + near)) < locked else None
+
+    def _payout_shrank(self, p: ChipInstance, live: LiveRound) -> int | None:
+        """The frame a payout fell from its peak, if the peak was held for less time than a lower total read
+        after it: a payout once laid stays as laid until it is taken, so the short-lived peak was most likely
+        the dealer's hand over it, read as a chip (a 3 Card Monster $75 Ante payout read $100 for three
+        frames as the hand left, then $50 beside a wager read $125), or chips of it went to another reading.
+        (A payout taken in stages falls only in its last frames, for less time than its peak was held.)"""
+        ends = [f for f, _ in p.steps[1:]] + [p.end if p.end is not None else live.last + 1]
+        held = [(v, end - f) for (f, v), end in zip(p.steps, ends, strict=True)]
+        top = next(i for i, (v, _) in enumerate(held) if v == p.peak)
+        longer = [i for i in range(top + 1, len(held)) if held[i][0] < p.peak and held[i][1] > held[top][1]]
+        return p.steps[top + 1][0] if longer else None
+
+    def _payouts_shrunk(self, seen: list[WagerSeen], expected: list[Settlement], live: LiveRound) -> None:
+        """A payout read lower after a short-lived peak (`_payout_shrank`) is what it was read as after, where that is
+        exactly what the rules pay, or what they pay on a wager raised after its bets closed as it lay when paid (a
+        Pick 2 Ante past-posted from $5 to $15 and paid $15, read $20 for three frames as the hand lay over the Ante
+        beside it): the peak is then the dealer's hand over it, read as chips, and for it to be the
+        payout the dealer would have had to overpay and the lasting reading miss just the overpayment. Otherwise one
+        of the two readings is wrong, and the round says so. (A 3 Card Monster $10 Monster payout read $100 for
+        three frames as the hand left it and the wager beside it was out of view, then $10 for 26 frames; on the
+        thirty-ninth and fortieth sessions' fresh sets the lasting reading was right in each of three such.) Where
+        the cover log says the hand had left the spot `PEAK_UNHANDED_S` or more before the peak fell
+        (`_hand_over_peak`), the peak was no hand: a High Tie $450 Side payout, the dealer paying a past-posted $9
+        at 50 to 1, read so for 11 frames after the hand left, then $250 (what the rules pay on the $5 locked) as
+        two of its $100 chips were read with the wager and not at all; the round said $250 was paid."""
+        net = _rules_net(expected)
+        for ws in seen:
+            if ws.shrank_at is None or ws.payout is None:
+                continue
+            later = ws.payout.value_at(ws.shrank_at)
+            on_table = ws.inst.value_at(ws.payout.start)
+            rules = _as_rules_pay(net, ws, later)
+            raised = not rules and _as_rules_pay_on_raised(net, ws, on_table, later)
+            if (rules or raised) and self._hand_over_peak(ws.payout, ws.shrank_at):
+                pays = f"what the rules pay on the {on_table:g} it was paid on" if raised else "what the rules pay"
+                live.note(f"inferred: {_about(ws)}: payout read as {ws.paid:g} only until frame {ws.shrank_at}, then "
+                          f"as {later:g}, {pays}, until it was taken: the first reading was the dealer's hand over it")
+                ws.paid = later
+            else:
+                _doubt_wager(live, ws, f"payout read as {ws.paid:g} only until frame {ws.shrank_at}, then as "
+                                       f"{later:g} until it was taken: a laid payout does not shrink, so one of the "
+                                       "two readings is wrong")
+
+    def _hand_over_peak(self, p: ChipInstance, fell: int) -> bool:
+        """Whether the dealer's hand was over the payout's spot (`CoverLog`) until less than `PEAK_UNHANDED_S` before
+        its peak reading fell, at `fell`; True where that is not known (no cover log)."""
+        if self.cover is None:
+            return True
+        top = next(f for f, total in p.steps if total == p.peak)
+        hand = self.cover.last_covered_before(p.zone, fell)
+        return hand is not None and fell - max(hand + 1, top) < PEAK_UNHANDED_S * self.fps
+
+    def _wager_moved_with_payout(self, ws: WagerSeen, p: ChipInstance) -> int | None:
+        """A payout laid against its wager forms one row with it, and the line between the two zones falls
+        where the boxes put it: a wager read as more than it is just as its payout appears may hold some of
+        the payout's chips. The first such frame, if any. (Read as less, it is most often the dealer's hand
+        over it, laying the payout; read as less to stay, `_wager_hidden_by_payout`.)"""
+        return next((f for f, after in self._wager_read_as_payout_came(ws, p) if after > ws.wager.amount), None)
+
+    def _wager_hidden_by_payout(self, ws: WagerSeen, p: ChipInstance) -> int | None:
+        """The frame a wager's reading fell below what was locked just as its payout appeared, to stay there
+        until it was taken: a payout laid over the wager's top chip hides it, and the two chips where they meet
+        may read as none (a King High $400 Low and its $400 payout read $300 and $300, sure of both, the bottom
+        payout chip lying 3 mm along and 5 mm across the wager's top one: a short pay claimed that was none)."""
+        locked = ws.wager.amount - 0.005
+        end = ws.inst.end if ws.inst.end is not None else ws.inst.steps[-1][0] + 1
+        fell = next((f for f, after in self._wager_read_as_payout_came(ws, p) if 0 < after < locked), None)
+        return fell if fell is not None and 0 < ws.inst.value_at(end - 1) < locked else None
+
+    def _wager_read_as_payout_came(self, ws: WagerSeen, p: ChipInstance) -> list[tuple[int, float]]:
+        """(frame, total) of each change of the wager's reading after it was locked, around the moment its
+        payout appeared (the payout shows `PAYOUT_LAG_S` after it is laid)."""
+        near, lag = SAME_TIME_S * self.fps, PAYOUT_LAG_S * self.fps
+        return [(f, after) for f, _, after in ws.inst.changes_after(ws.lock)
+                if p.start - lag - near <= f <= p.start + near]
+
+    def _doubt_short_payouts(self, seen: list[WagerSeen], expected: list[Settlement], live: LiveRound) -> None:
+        """A payout read short of what the rules pay is a short pay only where all of it could be seen;
+        otherwise the round says it is unsure instead of claiming one:
+        - its wager was read as more than it is just as the payout appeared: the zones' line may have
+          counted some of the payout's chips with the wager. Where the payout read and that surplus add up
+          to just what the rules pay, the surplus was the payout's (`_surplus_was_payout`). Otherwise (adding
+          it back regardless was tried, and matched the rules by chance as often as not) the round is in
+          doubt. With a surplus as large as the payout read,
+          even a payout read as the rules pay is in doubt: the whole payout may be in the wager's reading
+          and the chips read as the payout another stack's (a 3 Card Monster $300 Play payout, an
+          overpay, read as the $200 the rules pay while the $200 wager read $500);
+        - its wager was read as less than it is from the moment the payout appeared until it was taken
+          (`_wager_hidden_by_payout`): a chip of each may lie hidden where they meet;
+        - a chip of it missed could have lain unseen (`ChipInstance.hidden_room`): over a card's edge
+          (`ZoneMapper._card_edge_room`; the detector misses chips lying over a card's edge: found 92 % of 160 on
+          held-out frames, against all of 4,516 elsewhere; a $30 Play payout read as $5 while its $25 lay on the
+          card), or under another stack's chip (`ZoneMapper._under_chip_room`; a 3 Card Monster $15 Ante payout
+          read $11 against the Monster payout laid beside it), or at the end of a stack lying off its spot's centre
+          (`ZoneMapper._off_centre_room`; a $300 Ante payout read $200). Where all of it could be seen, the short pay
+          stands (a true short pay against another stack is sent to review instead: 1 of 328 held-out rounds)."""
+        net = _rules_net(expected)
+        for ws in seen:
+            if ws.outcome != "win":
+                continue
+            short = ws.paid < net.get(ws.key, 0.0) - 0.005
+            surplus = ws.inst.value_at(ws.moved_at) - ws.wager.amount if ws.moved_at is not None else 0.0
+            if short and ws.moved_at is not None and _as_rules_pay(net, ws, ws.paid + surplus):
+                self._surplus_was_payout(ws, surplus, live)
+            elif ws.moved_at is not None and (short or surplus >= ws.paid - 0.005):
+                _doubt_wager(live, ws, f"payout read as {ws.paid:g} while the wager beside it was read as more "
+                                       f"than it is (frame {ws.moved_at}); some of the payout's chips may have been "
+                                       "counted with the wager")
+            elif short and ws.hidden_at is not None:
+                _doubt_wager(live, ws, f"payout read as {ws.paid:g}, less than the rules pay, while the wager "
+                                       f"beside it read as {ws.inst.value_at(ws.hidden_at):g} from frame "
+                                       f"{ws.hidden_at}: the payout may lie over the wager's top chip, hiding a "
+                                       "chip of each")
+            elif short and ws.payout is not None and (ws.payout.hidden_room or ws.payout.doubtful) \
+                    and _read_surely_as_rules_pay(net, ws):
+                self._paid_as_read_surely(ws, net[ws.key], live)
+            elif short and (ws.payout is None or ws.payout.hidden_room):
+                _doubt_wager(live, ws, f"payout read as {ws.paid:g}, less than the rules pay, where a chip of it "
+                                       "could lie unseen (over a card's edge, under another stack's chip, or at "
+                                       "the end of a stack lying off its spot's centre)")
+
+    @staticmethod
+    def _paid_as_read_surely(ws: WagerSeen, rules_pay: float, live: LiveRound) -> None:
+        """A payout confirmed short of what the rules pay, where a chip of it could lie unseen (`hidden_room`) or
+        its reading was in doubt, that was read surely as exactly the rules' amount in frames too few to confirm
+        (`ChipInstance.read_surely`), is the rules' amount: a King High $3 High payout of three $1 chips read so
+        surely as it was laid, then $2 for good, its third chip under another stack's; a $200 payout of two $100
+        chips lying almost one on the other, read as one box in five of its six frames. For it to be a short pay
+        the detector would have had to read a chip that was not there, surely, of just the shortfall. The doubt the
+        tracker raised for a sure reading larger than the confirmed one (`PAYOUT_READ_LARGER`) is so answered."""
+        live.note(f"inferred: {_about(ws)}: payout read as {ws.paid:g}, less than the rules pay, where a chip of it "
+                  f"could lie unseen, but read surely as {rules_pay:g}, what the rules pay, in frames too few to "
+                  "confirm")
+        answered = payout_read_larger(rules_pay)
+        live.notes[:] = [n for n in live.notes if not (_observation_frame(n, ws.payout.zone) is not None
+                                                        and n.endswith(answered))]
+        ws.paid = rules_pay
+
+    @staticmethod
+    def _surplus_was_payout(ws: WagerSeen, surplus: float, live: LiveRound) -> None:
+        """A payout read short by just what its wager was read over its locked amount as the payout came: the
+        payout's chips nearest the wager were counted with it, and the payout is what the two readings add up
+        to. A true short pay read so would need a second misreading that makes up the shortfall to the chip
+        (a High Tie $20 Double payout read $15 beside its $20 wager read $25; three such payouts in 328
+        held-out rounds, each paid in full)."""
+        live.note(f"inferred: {_about(ws)}: the payout read as {ws.paid:g} and "
+                  f"the {surplus:g} its wager was read over its locked amount from frame {ws.moved_at} are one "
+                  f"payout of {ws.paid + surplus:g} laid against the wager")
+        ws.paid += surplus
+
+
+def _growths(p: ChipInstance) -> list[tuple[int, float, float]]:
+    """(frame, total, the most before it) of each step a payout was read as more than it had been before."""
+    out, most = [], p.steps[0][1]
+    for f, total in p.steps[1:]:
+        if total > most + 0.005:
+            out.append((f, total, most))
+        most = max(most, total)
+    return out
+
+def _rules_net(expected: list[Settlement]) -> dict[tuple[int, str, int], float]:
+    """Each wager's net by the rules (on a win, what they pay), by (seat, spot, hand)."""
+    return {(x.seat, x.spot, x.hand): x.net for x in expected}
+
+def _as_rules_pay(net: dict[tuple[int, str, int], float], ws: WagerSeen, amount: float) -> bool:
+    """`amount` is exactly what the rules pay `ws` (`net` from `_rules_net`)."""
+    return ws.key in net and abs(amount - net[ws.key]) < 0.005
+
+def _read_surely_as_rules_pay(net: dict[tuple[int, str, int], float], ws: WagerSeen) -> bool:
+    """`ws`'s payout was read confidently as exactly what the rules pay in frames too few to confirm
+    (`ChipInstance.read_surely`)."""
+    return ws.payout is not None and any(_as_rules_pay(net, ws, total) for total in ws.payout.read_surely)
+
+def _as_rules_pay_on_raised(net: dict[tuple[int, str, int], float], ws: WagerSeen, on_table: float,
+                            amount: float) -> bool:
+    """`ws` was raised after its bets closed to `on_table`, and `amount` is exactly what the rules pay on that: their
+    pay on the locked amount, scaled (a wager pays at fixed odds)."""
+    locked = ws.wager.amount
+    return (ws.key in net and 0 < locked < on_table - 0.005
+            and abs(amount - net[ws.key] * on_table / locked) < 0.005)
+
+def _reaches_only_into_bare_spots(inst: ChipInstance, live: LiveRound) -> bool:
+    """Each total of the stack read with doubt was doubted only because chips of it lay in other betting spots, and
+    none of those held a stack of its own in the round before the stack was gone: no other stack could have been read
+    with it. (A King High $18 Suit payout of six chips, laid beside its $6 wager, ran into the empty Suit spot next
+    to it.) A stack there read as one with it would have been read on its own spot as it was laid."""
+    frames = inst.doubtful_frames()
+    if not frames or any(f not in inst.reached for f in frames):
+        return False
+    end = inst.end if inst.end is not None else live.last
+    spots = {z for f in frames for z in inst.reached[f]}
+    return not any(other.start <= end for z in spots if z in live.chips for other in live.chips[z].instances)
+
+def _paid_as_rules_pay(seen: list[WagerSeen], expected: list[Settlement], live: LiveRound
+                       ) -> Iterator[tuple[WagerSeen, ChipInstance, float]]:
+    """(wager, payout, what the wager was read as when paid) of each winning wager the notes do not doubt, paid
+    exactly what the rules pay on its locked amount or on what lay there when paid (`_as_rules_pay_on_raised`). The
+    notes are read as each is reached, so a caller's changes to them count for the wagers after."""
+    net = _rules_net(expected)
+    for ws in seen:
+        p = ws.payout
+        if ws.outcome != "win" or p is None or _doubted(live, ws):
+            continue
+        on_table = ws.inst.value_at(p.start)
+        if _as_rules_pay(net, ws, ws.paid) or _as_rules_pay_on_raised(net, ws, on_table, ws.paid):
+            yield ws, p, on_table
