@@ -1,5 +1,5 @@
 """How long each row of chip boxes is against what its count of boxes spans, and whether that count was right:
-the measurement `zones.IRREGULAR_STEPS` rests on.
+the measurement `chip_stacks.IRREGULAR_STEPS` rests on.
 
 Chips of one row lie a step apart, so n boxes span n - 1 steps, give or take the detector's jitter. A row shorter by
 much more holds a box too many (the detector's second box on a chip) or one drawn off its chip; the zones read such a
@@ -29,7 +29,7 @@ from cached_sets import load_set, set_arguments, set_folders
 def rows_of(folder: Path, every: int) -> tuple[Counter, Counter]:
     """{(steps short in tenths, "right" | "too many" | "too few"): rows} over the set's frames; and, for the rows of one
     denomination `IRREGULAR_STEPS` to `DOUBLED_STEPS` short, {"one too many" | "right" | "other": rows}."""
-    from pipelines.vision import zones
+    from pipelines.vision import chip_stacks, zones
 
     looked, scenes, mapper = load_set(folder)
     seen: dict = {}
@@ -55,11 +55,12 @@ def rows_of(folder: Path, every: int) -> tuple[Counter, Counter]:
                 if st.zone is None or len(st.rows) != 1 or len(st.members) < 3:
                     continue
                 row = list(st.rows[0])
-                short = zones.row_shortfall(u[row], mapper.spread.step_mm)
+                short = chip_stacks.row_shortfall(u[row], mapper.spread.step_mm)
                 there = len(truth[st.zone].chips) if st.zone in truth else 0
                 verdict = "right" if there == len(row) else "too many" if there < len(row) else "too few"
                 out[(round(short, 1), verdict)] += 1
-                if zones.IRREGULAR_STEPS <= short < zones.DOUBLED_STEPS and len(set(values[row].tolist())) == 1:
+                one_kind = len(set(values[row].tolist())) == 1
+                if chip_stacks.IRREGULAR_STEPS <= short < chip_stacks.DOUBLED_STEPS and one_kind:
                     doubled["one too many" if there == len(row) - 1 else "right" if there == len(row) else "other"] += 1
     finally:
         zones.ZoneMapper._doubled_in_short_rows = own
@@ -82,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     for short in sorted({s for s, _ in total}):
         print(f"{short:>11.1f} | {total[(short, 'right')]:>5d} | {total[(short, 'too many')]:>14d} | "
               f"{total[(short, 'too few')]:>13d}")
-    from pipelines.vision.zones import DOUBLED_STEPS, IRREGULAR_STEPS
+    from pipelines.vision.chip_stacks import DOUBLED_STEPS, IRREGULAR_STEPS
 
     print(f"rows of one denomination {IRREGULAR_STEPS:g}-{DOUBLED_STEPS:g} steps short (a box dropped from them): "
           + ", ".join(f"{k} {doubled[k]}" for k in ("one too many", "right", "other")))

@@ -10,12 +10,12 @@ edge reads, counts in no band), and is paired one to one, nearest first, with th
 that frame (within half a box side: `chip_verifier_data.pair_boxes`, as the verifier's own labels are drawn):
 paired, it is a real chip; left over, a phantom. A box counts once per frame.
 
-What it is for: a rule that drops unsure boxes (zones.HOLLOW_NONE: inside a row, `none` at 0.7 or more) is safe
+What it is for: a rule that drops unsure boxes (chip_stacks.HOLLOW_NONE: inside a row, `none` at 0.7 or more) is safe
 only where no real chip lies among them. The figures per place and `none` band say where that holds. A second table
 counts the same boxes by their lasting `none` (lasting_none.py: the least of their place's last five readings, as
-the zones keep it from the stored second looks), the evidence for zones.LASTING_NONE at a row's ends and alone.
-A row's bottom box nearer the next than zones.NEAR_BOTTOM_STEPS counts apart ("near bottom"), the evidence for
-zones.NEAR_BOTTOM_NONE.
+the zones keep it from the stored second looks), the evidence for chip_stacks.LASTING_NONE at a row's ends and alone.
+A row's bottom box nearer the next than chip_stacks.NEAR_BOTTOM_STEPS counts apart ("near bottom"), the evidence for
+chip_stacks.NEAR_BOTTOM_NONE.
 
     python benchmarks/unsure_chips.py --cache DIR [--sets king-high_r10_s9401_f0.2 ...] [--json]
 """
@@ -40,8 +40,8 @@ PAIR_NONE = (0.0, 0.15, 0.5, 1.01)  # the verifier's `none` on the less confiden
 
 def _place(k: int, stacks, mm: np.ndarray, step_mm: float) -> str:
     """Where box `k` lies in its row; "near bottom": at its bottom, nearer the next box than
-    `zones.NEAR_BOTTOM_STEPS` (the evidence for that rule)."""
-    from pipelines.vision.zones import NEAR_BOTTOM_STEPS
+    `chip_stacks.NEAR_BOTTOM_STEPS` (the evidence for that rule)."""
+    from pipelines.vision.chip_stacks import NEAR_BOTTOM_STEPS
 
     row = next((r for st in stacks for r in st.rows if k in r), ())
     if len(row) <= 1:
@@ -99,7 +99,7 @@ def _pairs_in(f: int, det, chips: np.ndarray, mm: np.ndarray, real: np.ndarray, 
               u_axis: np.ndarray) -> list[dict]:
     """A frame's pairs of chip boxes of one denomination nearer than a step: how near (in steps), and the less
     confident box's `none`, whether it lies past the other along the spread (`u_axis`) and whether it is a real chip
-    (the evidence for zones.DUPLICATE_STEPS, DUPLICATE_NONE)."""
+    (the evidence for chip_stacks.DUPLICATE_STEPS, DUPLICATE_NONE)."""
     values = np.asarray(det.data["chip_value"])[chips]
     conf = np.asarray(det.confidence, np.float64)[chips]
     none = np.asarray(det.data["chip_none"], np.float64)[chips]

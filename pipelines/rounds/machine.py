@@ -37,8 +37,8 @@ from pipelines.games.round import (
 )
 from pipelines.vision.cover import CoverLog
 from pipelines.vision.observe import ZoneChange, ZoneState
+from pipelines.vision.outlines import polygon_gap_mm
 from pipelines.vision.track import RESTLESS_CHIPS, payout_read_larger
-from pipelines.vision.zones import polygon_gap_mm
 
 from .live import LiveRound, WagerSeen, ZoneDoubt, _doubt_wager, _observation_note
 from .settlement_doubts import SettlementDoubts

@@ -7,8 +7,9 @@ PAYOUT_LAG_S = 0.8  # a payout is first seen this long after it was placed (unde
 SAME_TIME_S = 0.45  # settlements closer than this are in no visible order
 # A stack grows only with a hand over it (the `CoverLog`) at most this long before: over twelve held-out video sets
 # (GG-RR, `benchmarks/payout_growth.py`), 73 payouts grew as the hand left them, all within 0.8 s of it; 5 grew with
-# no hand over them for 1.0 s or more, each a box that was no chip. (With `zones.IRREGULAR_STEPS` since, over thirteen
-# sets GG-SS: 76 within 0.8 s, 5 no-chip at 1.3 s or more; the 1.0 s box is now read with doubt and does not confirm.)
+# no hand over them for 1.0 s or more, each a box that was no chip. (With `chip_stacks.IRREGULAR_STEPS` since, over
+# thirteen sets GG-SS: 76 within 0.8 s, 5 no-chip at 1.3 s or more; the 1.0 s box is now read with doubt and does not
+# confirm.)
 CHIPS_ADDED_S = 0.9
 # A payout's short-lived peak reading held this long with no hand over its spot was no hand read as chips
 # (`RoundMachine._hand_over_peak`).

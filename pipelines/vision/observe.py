@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 
 @dataclass(frozen=True)
 class CardObs:
@@ -115,3 +117,25 @@ class ZoneChange:
     frame: int  # the first frame the new state was seen (debouncing confirms it later)
     before: ZoneState
     after: ZoneState
+
+
+def cards_in_table_order(obs: dict[str, ZoneObs]) -> FrameObs:
+    """Each zone's cards in table order: along the line they are laid in (a row left to right, a column
+    top to bottom). Sorting by x then y would flicker between frames for a column, whose x differ only
+    by a detector's jitter."""
+    for zo in obs.values():
+        if len(zo.cards) < 2:
+            continue
+        pts = np.array([(c.x_mm, c.y_mm) for c in zo.cards])
+        ax = _row_axis(pts)
+        zo.cards.sort(key=lambda c: (round(c.x_mm * ax[0] + c.y_mm * ax[1], 3), c.x_mm, c.y_mm))
+    return dict(obs)
+
+
+def _row_axis(pts: np.ndarray) -> np.ndarray:
+    """Unit vector along the points' principal direction, pointing to +x, or to +y when nearer upright."""
+    centred = pts - pts.mean(axis=0)
+    _, vecs = np.linalg.eigh(centred.T @ centred)
+    ax = vecs[:, -1]
+    lead = 0 if abs(ax[0]) >= abs(ax[1]) else 1
+    return ax if ax[lead] > 0 else -ax

@@ -215,7 +215,7 @@ def test_a_none_below_the_verifiers_acceptance_is_a_doubt_not_a_disagreement():
 
 
 def test_each_box_carries_the_verifiers_belief_that_it_holds_no_chip_where_it_looked():
-    # The zones weigh that belief against where the box lies in its row (zones._hollow_in_rows): a sure box is
+    # The zones weigh that belief against where the box lies in its row (chip_box_checks._hollow_in_rows): a sure box is
     # not looked at (NaN), an unsure one carries the `none` the verifier gave it, even where it stays.
     frame, chips = _frame_with_a_row_of_chips()
     boxes = np.array([lb[1:] for lb in chips[:2]], np.float32)

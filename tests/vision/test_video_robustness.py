@@ -13,9 +13,8 @@ from pipelines.sim.scene import ChipStack, Scene
 from pipelines.sim.session import write_reference
 from pipelines.vision.classes import DET_CLASSES
 from pipelines.vision.detect import decode_yolo
-from pipelines.vision.observe import CardObs, ZoneObs
+from pipelines.vision.observe import CardObs, ZoneObs, cards_in_table_order
 from pipelines.vision.reference import EmptyTableFilter, ReferenceError, load_reference
-from pipelines.vision.zones import _sorted
 
 CHIP_IDS = tuple(i for i, n in enumerate(DET_CLASSES) if n.startswith("chip_"))
 CARD_IDS = tuple(i for i, n in enumerate(DET_CLASSES) if n == "card" or n.startswith("back_"))
@@ -120,8 +119,8 @@ def test_a_column_of_cards_keeps_its_order_whatever_the_jitter():
         cards = [CardObs(c, True, x_mm=400 + rng.normal(0, 2), y_mm=100 + 25 * i + rng.normal(0, 2))
                  for i, c in enumerate(("Ah", "5d", "5s", "Js"))]
         rng.shuffle(cards)
-        obs = _sorted({"seat6.cards": ZoneObs(cards=cards)})
+        obs = cards_in_table_order({"seat6.cards": ZoneObs(cards=cards)})
         orders.add(tuple(c.card for c in obs["seat6.cards"].cards))
     assert orders == {("Ah", "5d", "5s", "Js")}
     row = [CardObs(c, True, x_mm=100 + 70 * i, y_mm=50 + rng.normal(0, 2)) for i, c in enumerate("ABC")]
-    assert [c.card for c in _sorted({"z": ZoneObs(cards=row[::-1])})["z"].cards] == ["A", "B", "C"]
+    assert [c.card for c in cards_in_table_order({"z": ZoneObs(cards=row[::-1])})["z"].cards] == ["A", "B", "C"]

@@ -10,7 +10,9 @@ from pipelines.sim.camera import Camera
 from pipelines.sim.render import chip_positions, render
 from pipelines.sim.scene import DENOMINATIONS, ChipStack, Occluder, PlacedCard, Scene
 from pipelines.vision.chip_boxes import share_under
-from pipelines.vision.zones import ChipSpread, ZoneMapper, _Outlines, apply_homography, polygon_gap_mm
+from pipelines.vision.chip_stacks import ChipSpread
+from pipelines.vision.outlines import Outlines, polygon_gap_mm
+from pipelines.vision.zones import ZoneMapper, apply_homography
 
 GAMES = ("king-high", "high-tie", "3-card-monster", "pick-2-poker")
 
@@ -539,7 +541,7 @@ def test_outline_distances_match_each_polygon_measured_alone():
             best = min(best, float(np.hypot(*(p - (a + t * (b - a))))))
         return best
 
-    got = _Outlines.of(polygons).distances(points)
+    got = Outlines.of(polygons).distances(points)
     assert got.shape == (25, 4)
     want = np.array([[alone(p, poly) for poly in polygons] for p in points])
     np.testing.assert_allclose(got, want, atol=1e-9)
