@@ -116,6 +116,27 @@ class ChipBoxChecks:
                     out.add(end)
         return out
 
+    def _wager_chip_ending(self, zone: str | None, rows: tuple[tuple[int, ...], ...], u: np.ndarray,
+                           in_bet: np.ndarray) -> int | None:
+        """The box ending a payout's single row on its wager's side, lying in the wager's spot, where the row is
+        `OFF_CENTRE_STEPS` or more off the payout's spot with it and centred on it without it: a payout is laid
+        centred on its spot, so that box is most likely the wager's top chip, drawn a little off its place and read
+        in one row with the payout (the mirror of `_ending_centred_payouts`). The payout then reaches into its
+        wager's spot, as if the box lay at the spot's centre. (King High, set A7, seed 12581: a $3 Low payout of
+        three $1 laid in one line with its $2 wager; the wager's top chip, boxed 9 mm off its place and 18 mm from
+        the spot's centre, joined the payout's row for four frames, and the payout was read $4 surely.) Rows of
+        three boxes or more: without the end box two are left, too few to say where a row is centred."""
+        wager = _wager_of(zone)
+        if wager is None or len(rows) != 1 or len(rows[0]) < 3:
+            return None
+        row = list(rows[0])
+        toward_wager = self._spot_uv[wager][0] < self._spot_uv[zone][0]
+        end = row[int(np.argmin(u[row]))] if toward_wager else row[int(np.argmax(u[row]))]
+        rest = [i for i in row if i != end]
+        if in_bet[end] != wager or not self._off_its_spot(zone, u[row]) or self._off_its_spot(zone, u[rest]):
+            return None
+        return end
+
     def _off_its_spot(self, zone: str, row_u: np.ndarray) -> bool:
         """Whether a row of chips at places `row_u` along the spread is centred `OFF_CENTRE_STEPS` or more off
         `zone`'s spot."""

@@ -221,10 +221,16 @@ class ZoneMapper(ChipBoxChecks, MissedChipRoom, SceneObservation):
         irregular = {i for r in rows if abs(row_shortfall(u[r], self.spread.step_mm)) >= IRREGULAR_STEPS for i in r}
         in_bet, off_centre = self._bet_zone_holding(pts)
         row_of = {i: tuple(r) for r in rows for i in r}  # _rows gives each row in order along the spread
-        return [ChipStackObs(tuple(sorted(m)), float(c[0]), float(c[1]), z,
-                             rows=tuple(dict.fromkeys(row_of[i] for i in m)), rows_regular=not irregular & set(m),
-                             reach_into=_straddled(z, in_bet[m], off_centre[m] < self.spot_core_mm))
-                for (m, c), z in zip(stacks, zones, strict=True)]
+        out = []
+        for (m, c), z in zip(stacks, zones, strict=True):
+            st_rows = tuple(dict.fromkeys(row_of[i] for i in m))
+            wagers = off_centre[m] < self.spot_core_mm  # a chip near its spot's centre is the wager's
+            end = self._wager_chip_ending(z, st_rows, u, in_bet)
+            if end is not None:
+                wagers |= np.asarray(m) == end
+            out.append(ChipStackObs(tuple(sorted(m)), float(c[0]), float(c[1]), z, rows=st_rows,
+                                    rows_regular=not irregular & set(m), reach_into=_straddled(z, in_bet[m], wagers)))
+        return out
 
     def _bet_zone_holding(self, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """For each point, the name of the bet zone whose polygon holds it (else "") and its distance from

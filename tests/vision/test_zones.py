@@ -185,6 +185,35 @@ def test_a_payout_over_the_edge_of_its_own_wagers_spot_is_regular_but_not_over_i
     assert not st.regular
 
 
+def test_a_wager_chip_boxed_off_its_place_at_the_end_of_its_payouts_row_puts_the_payout_in_doubt():
+    # King High, set A7 (seed 12581): a $2 Low of two $1 and its $3 payout of three $1 laid in one line. The wager's
+    # top chip, boxed 9 mm off its place (17 mm from the spot's centre, outside `spot_core_mm`), joined the payout's
+    # row, which then lay half a step off the payout's spot, and the payout was read $4 surely.
+    mapper, _ = _mapper("king-high")
+    u, _ = mapper.spread.axes
+    step = mapper.spread.step_mm
+    spot = np.array(mapper.layout.zone("seat6.low").centre)
+    paid = np.array(mapper.layout.zone("seat6.low.paid").centre)
+    on = np.sign(float((paid - spot) @ u)) * u  # from the wager toward its payout, along the spread
+    bottom, top = spot - 0.5 * step * on, spot + 0.5 * step * on
+    payout = [paid + k * step * on for k in (-1, 0, 1)]
+
+    def payout_stack(points):
+        return next(st for st in mapper.group_stacks(np.array(points)) if st.zone == "seat6.low.paid")
+
+    assert payout_stack([bottom, top, *payout]).reach_into == ()  # the wager's chips in their places: two stacks
+    drawn_off = top + 9.0 * on
+    assert mapper.spot_core_mm < np.linalg.norm(drawn_off - spot)
+    st = payout_stack([bottom, drawn_off, *payout])
+    assert len(st.members) == 4 and st.reach_into == ("seat6.low",) and not st.regular
+    # A payout of five laid centred on its spot, its first chip inside the wager's spot (19 mm from its centre), the
+    # wager gone, is the payout's own row.
+    five = [paid + (k - 2) * step * on for k in range(5)]
+    assert mapper._bet_zone_holding(np.array(five))[0][0] == "seat6.low"
+    st = payout_stack(five)
+    assert len(st.members) == 5 and st.reach_into == () and st.regular
+
+
 def test_a_payout_reaching_into_an_empty_spot_is_in_doubt_for_that_alone(oracle):
     # King High, held-out video (set 9501): $100 + 4 x $5 laid beside its Suit wager, the last $5 inside the
     # next Suit spot. The zone is in doubt, and says that the reach is its only doubt, so the round can weigh it.
