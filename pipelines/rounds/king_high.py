@@ -13,7 +13,7 @@ from __future__ import annotations
 from pipelines.games.round import DealtCard
 from pipelines.vision.observe import ZoneChange, ZoneState
 
-from .live import LiveRound, WagerSeen
+from .live import LiveRound, WagerSeen, _observation_frame
 from .machine import RoundMachine
 from .timeline import ChipInstance, Slot
 from .zone_names import ZoneRef, parse_zone
@@ -53,6 +53,7 @@ class KingHighMachine(RoundMachine):
             return
         k = int(sub[4:])
         action = live.cards.get("board.action")
+        self._moved_on_read(live, ch, k)
         if action is None or len(action.slots) < k or action.moved_on >= k or not any(
                 up for _, up in ch.after.cards):
             return
@@ -62,6 +63,29 @@ class KingHighMachine(RoundMachine):
         if len(action.slots) == k and action.visible and left and since is not None and since > left[-1]:
             state = self.card_state(parse_zone(action.name), live.states["board.action"])
             action.update(since, state, next_seq=sum(len(z.slots) for z in live.cards.values()))
+
+    @staticmethod
+    def _moved_on_read(live: LiveRound, ch: ZoneChange, k: int) -> None:
+        """Holding box k read surely with action card k in it, face up: the card moved on. The doubts waiting on the
+        box's readings since its burn cards were read surely (`live.unsettled`: an unreadable face as the card was
+        carried over them) were that card on its way; the burns lie under it, out of view until the clearing, so the
+        doubts would wait for ever. (King High, set A7: three action cards laid on their holding box read with doubt
+        for one to three seconds, box confidence 0.3, the burn beneath read surely before.) A burn read with doubt, or
+        first seen after the doubt began, keeps it."""
+        waiting = live.unsettled.get(ch.zone)
+        action, box = live.cards.get("board.action"), live.cards.get(ch.zone)
+        if not waiting or ch.after.uncertain or action is None or box is None or len(action.slots) < k:
+            return
+        card = action.slots[k - 1].card
+        if card is None or (card, True) not in ch.after.cards or not box.slots:
+            return
+        since = [_observation_frame(n, ch.zone) for n in waiting]
+        if any(f is None for f in since) or any(s.uncertain or s.face_up or s.frame >= min(since) for s in box.slots):
+            return
+        live.notes[:] = [n for n in live.notes if n not in waiting]
+        del live.unsettled[ch.zone]
+        live.note(f"inferred: {ch.zone} at frame {ch.frame}: action card {k}, {card}, read surely there, moved on over "
+                  f"the burn; its readings with doubt from frame {min(since)} were that card on its way")
 
     def owner_of(self, slot: Slot) -> str | None:
         ref = parse_zone(slot.zone)
