@@ -15,7 +15,7 @@ from pipelines.vision.observe import ZoneChange, ZoneState
 
 from .live import LiveRound, WagerSeen, _observation_frame
 from .machine import RoundMachine
-from .timeline import ChipInstance, Slot
+from .timeline import CardZone, ChipInstance, Slot
 from .zone_names import ZoneRef, parse_zone
 
 ACTION_SPOTS = ("high", "low", "suit", "seven")
@@ -53,7 +53,7 @@ class KingHighMachine(RoundMachine):
             return
         k = int(sub[4:])
         action = live.cards.get("board.action")
-        self._moved_on_read(live, ch, k)
+        self._moved_on_read(live, ch, k, action)
         if action is None or len(action.slots) < k or action.moved_on >= k or not any(
                 up for _, up in ch.after.cards):
             return
@@ -65,7 +65,7 @@ class KingHighMachine(RoundMachine):
             action.update(since, state, next_seq=sum(len(z.slots) for z in live.cards.values()))
 
     @staticmethod
-    def _moved_on_read(live: LiveRound, ch: ZoneChange, k: int) -> None:
+    def _moved_on_read(live: LiveRound, ch: ZoneChange, k: int, action: CardZone | None) -> None:
         """Holding box k read surely with action card k in it, face up: the card moved on. The doubts waiting on the
         box's readings since its burn cards were read surely (`live.unsettled`: an unreadable face as the card was
         carried over them) were that card on its way; the burns lie under it, out of view until the clearing, so the
@@ -73,7 +73,7 @@ class KingHighMachine(RoundMachine):
         for one to three seconds, box confidence 0.3, the burn beneath read surely before.) A burn read with doubt, or
         first seen after the doubt began, keeps it."""
         waiting = live.unsettled.get(ch.zone)
-        action, box = live.cards.get("board.action"), live.cards.get(ch.zone)
+        box = live.cards.get(ch.zone)
         if not waiting or ch.after.uncertain or action is None or box is None or len(action.slots) < k:
             return
         card = action.slots[k - 1].card

@@ -96,6 +96,18 @@ def test_the_card_classifier_fine_tunes_alone_on_the_scenes_it_is_given(tmp_path
     det.detect(np.zeros((720, 1280, 3), np.uint8))
 
 
+def _window_finder_trained(command, data, model: str):
+    """Run a window finder's training `command` on four rendered frames into `data`: the ONNX weights it wrote and
+    its run in the training report, fine-tuned from the detector's weights."""
+    result = CliRunner().invoke(command, ["--data", str(data), "--frames", "4", "--epochs", "1", "--hours", "0",
+                                          "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    out = data / "weights" / f"{model}.onnx"
+    report, = json.loads((out.parent / "training_report.json").read_text())["runs"]
+    assert report["model"] == model and report["init"].endswith("detector.pt")
+    return out, report
+
+
 def test_the_card_edge_finder_trains_from_the_detector_and_its_weights_load(tmp_path):
     """`tablewatch train-edge-chips` end to end on a few rendered frames (needs the `train` extra): what it
     writes loads as the Detector's card-edge finder, which only ever adds chips to the detector's reading,
@@ -106,13 +118,7 @@ def test_the_card_edge_finder_trains_from_the_detector_and_its_weights_load(tmp_
     from pipelines.vision.cli import train_edge_chips
     from pipelines.vision.detect import Detector, DetectorConfig
 
-    data = tmp_path / "edge"
-    result = CliRunner().invoke(train_edge_chips, ["--data", str(data), "--frames", "4", "--epochs", "1",
-                                                   "--hours", "0", "--workers", "1"])
-    assert result.exit_code == 0, result.output
-    out = data / "weights" / "edge_chips.onnx"
-    report, = json.loads((out.parent / "training_report.json").read_text())["runs"]
-    assert report["model"] == "edge_chips" and report["init"].endswith("detector.pt")
+    out, report = _window_finder_trained(train_edge_chips, tmp_path / "edge", "edge_chips")
     assert report["data"]["windows"] > 0
     from heldout import heldout_frames
 
@@ -138,13 +144,7 @@ def test_the_card_finder_trains_from_the_detector_and_its_weights_load(tmp_path)
     from pipelines.vision.cli import train_card_finder
     from pipelines.vision.detect import Detector, DetectorConfig
 
-    data = tmp_path / "cascades"
-    result = CliRunner().invoke(train_card_finder, ["--data", str(data), "--frames", "4", "--epochs", "1",
-                                                    "--hours", "0", "--workers", "1"])
-    assert result.exit_code == 0, result.output
-    out = data / "weights" / "card_finder.onnx"
-    report, = json.loads((out.parent / "training_report.json").read_text())["runs"]
-    assert report["model"] == "card_finder" and report["init"].endswith("detector.pt")
+    out, report = _window_finder_trained(train_card_finder, tmp_path / "cascades", "card_finder")
     assert report["data"]["split_hands"] > 0
     from heldout import heldout_frames
 
