@@ -14,6 +14,8 @@ those lying over a card's edge (the detector's blind spot).
     python benchmarks/detector_accuracy.py --detector models/detector_fast.onnx   # the fast profile
     python benchmarks/detector_accuracy.py --frames-per-game 30 --scattered 30 --card-errors errors.jpg
         # and every card read wrong, drawn: what the classifiers saw beside the table around it
+    python benchmarks/detector_accuracy.py --frames-per-game 30 --scattered 30 --dealt-sets 7 --json
+        # the tables as dealt from seven independent sessions per game (4,042 cards instead of 644)
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
+from itertools import chain
 from pathlib import Path
 
 import cv2
@@ -44,6 +47,7 @@ from pipelines.vision.crops import card_crop
 from pipelines.vision.detect import Detector, DetectorConfig
 
 HELD_OUT_SEED = 90_001  # training used seeds 1 and 2
+DEALT_SET_STEP = 100  # the seeds of further dealt sets (--dealt-sets) step by this; each game takes seed + k
 
 
 def held_out_frames(frames_per_game: int, scattered: int, seed: int, split_hands: int = 0):
@@ -280,6 +284,9 @@ def main() -> None:
     ap.add_argument("--scattered", type=int, default=40)
     ap.add_argument("--split-hands", type=int, default=30, help="High Tie frames with split hands in cascades")
     ap.add_argument("--seed", type=int, default=HELD_OUT_SEED)
+    ap.add_argument("--dealt-sets", type=int, default=1,
+                    help="tables as dealt from this many independent sessions per game (seeds --seed, +100, +200, ...):"
+                         " one card in 644 moves one set's card identity by 0.0016")
     ap.add_argument("--conf", type=float, default=DetectorConfig().conf, help="detector confidence threshold")
     ap.add_argument("--chip-iou", type=float, default=DetectorConfig().chip_iou,
                     help="NMS IoU among chips of any denomination")
@@ -312,18 +319,21 @@ def main() -> None:
                                   edge_chips_path=None if args.no_edge_chips else args.edge_chips,
                                   edge_chips_conf=args.edge_chips_conf,
                                   card_finder_path=None if args.no_card_finder else args.card_finder, **verifier))
-    sets = {"dealt": args.frames_per_game * len(GAME_IDS), "scattered": args.scattered,
+    sets = {"dealt": args.frames_per_game * len(GAME_IDS) * args.dealt_sets, "scattered": args.scattered,
             "split hands": args.split_hands}
     tallies = {name: Tally() for name in sets}
     maps = {name: MeanAveragePrecision() for name in sets}
     total = sum(sets.values())
     tiles: list[np.ndarray] | None = [] if args.card_errors else None
-    evaluate(det, tqdm(held_out_frames(args.frames_per_game, args.scattered, args.seed, args.split_hands), total=total,
-                       desc="held-out frames"), tallies, maps, tiles)
+    frames = chain(*(held_out_frames(args.frames_per_game, 0, args.seed + DEALT_SET_STEP * j) for j in
+                     range(1, args.dealt_sets)),
+                   held_out_frames(args.frames_per_game, args.scattered, args.seed, args.split_hands))
+    evaluate(det, tqdm(frames, total=total, desc="held-out frames"), tallies, maps, tiles)
     if tiles is not None:
         write_sheet(tiles, args.card_errors)
         print(f"{len(tiles)} cards read wrong drawn to {args.card_errors}")
-    out: dict = {"seed": args.seed, "detector": str(args.detector), "classifier": str(args.classifier),
+    out: dict = {"seed": args.seed, "dealt_sets": args.dealt_sets, "detector": str(args.detector),
+                 "classifier": str(args.classifier),
                  "second_classifier": str(second) if second else None,
                  "edge_chips": None if args.no_edge_chips or not args.edge_chips else str(args.edge_chips),
                  "card_finder": None if args.no_card_finder or not args.card_finder else str(args.card_finder),

@@ -2,20 +2,22 @@
 # One device call: render card crops on 16 cores, fine-tune the card classifiers alone on the GPU, export ONNX.
 # Run on the lent GPU machine from the repository root, with the wheels train_on_gpu.sh names carried in .whl/.
 # Settings by environment: SEED, IMAGES, CROPS (crops per card), COVERED (extra crops for a card under the hand,
-# training.crops_for), MIX (scripted,laid-out draw limits; see training.FRAME_MIX), and TRAIN: the classifiers to
+# training.crops_for), MIX (scripted,laid-out draw limits; see training.FRAME_MIX), HANDS (the share of scripted and
+# laid-out frames with hands part over a card; training.HANDS_ON_CARDS by default), and TRAIN: the classifiers to
 # fine-tune in turn, each name:hours (a name in models/ to start from and write, a time budget). Each is written
 # to $OUT as soon as it is done, so a call cut short still returns the first.
 source models/training/gpu_env.sh
 python3 - <<'PY'
 import json, os, time
 from pathlib import Path
-from pipelines.vision.training import CLS_FINE_TUNE, build_training_sets, train_card_classifier
+from pipelines.vision.training import CLS_FINE_TUNE, HANDS_ON_CARDS, build_training_sets, train_card_classifier
 mix = tuple(float(x) for x in os.environ.get("MIX", "0.5,0.8").split(","))
 t = time.time()
 meta = build_training_sets(Path("/tmp/data"), images=int(os.environ.get("IMAGES", "6000")),
                            seed=int(os.environ.get("SEED", "1")), workers=16,
                            crops_per_card=int(os.environ.get("CROPS", "2")), progress=False, mix=mix,
-                           covered_crops=int(os.environ.get("COVERED", "0")))
+                           covered_crops=int(os.environ.get("COVERED", "0")),
+                           hands_share=float(os.environ.get("HANDS", HANDS_ON_CARDS)))
 meta["render_s"] = round(time.time() - t, 1)
 print(json.dumps(meta), flush=True)
 out = Path(os.environ["OUT"])

@@ -24,7 +24,7 @@ from pipelines.games.cards import DECK
 from pipelines.games.layout import layout_for
 from pipelines.games.round import GAME_IDS
 from pipelines.sim.camera import Camera
-from pipelines.sim.random_scenes import random_scene, with_chips_on_card_edges
+from pipelines.sim.random_scenes import random_scene, with_chips_on_card_edges, with_hands_on_cards
 from pipelines.sim.render import HIDDEN_LIMIT, covered_fractions, render
 from pipelines.sim.render_scenes import random_scene as table_scene
 from pipelines.sim.scene import Scene
@@ -48,6 +48,10 @@ TILE_SHAPE = (288, 480)  # one tile around a change, at DEPLOY_SHAPE's scale (pi
 # seat cards inside their card boxes, squared to them (they ran over the outer seats' betting spots).
 GENERATOR_VERSION = 4
 EDGE_CHIPS = 0.5  # the share of scripted and laid-out frames given one or two stacks over a card's edge
+# The share of scripted and laid-out frames given one or two hands resting part over a face-up card (`hands_share`,
+# recorded in meta.json). Off: the classifiers fine-tuned with 0.8 read no more dealt cards right and misread more
+# (models/MODEL_CARD.md, fifty-ninth session).
+HANDS_ON_CARDS = 0.0
 # Fine-tuning the detector starts from weights that already work: a small step, no warmup (ultralytics' automatic
 # choice, AdamW at 7.7e-4 with a warmup, moved them furthest). On 2 CPU cores neither kept the committed
 # weights' held-out figures (benchmarks/RESULTS.md, twelfth and thirteenth sessions); this one lost least.
@@ -72,10 +76,11 @@ def _write_det_label(path: Path, labels: list, size: tuple[int, int]) -> None:
 
 
 def draw_scene(layout, rng: np.random.Generator, dealt: list, mix: tuple[float, float], edge_share: float,
-               max_stacks: int) -> Scene:
+               max_stacks: int, hands_share: float = 0.0) -> Scene:
     """One training scene: a scripted round's scene from `dealt` as dealt (below `mix[0]`), the game's layout
     as it lies (below `mix[1]`), else scattered for variety (overlaps, sideways cards, trays); a scripted or
-    laid-out one gets one to `max_stacks` stacks over a card's edge with probability `edge_share`."""
+    laid-out one gets one to `max_stacks` stacks over a card's edge with probability `edge_share`, and one or
+    two hands part over a face-up card with probability `hands_share`."""
     source = rng.random()
     if source < mix[0] and dealt:
         scene = dealt[int(rng.integers(len(dealt)))]
@@ -85,6 +90,8 @@ def draw_scene(layout, rng: np.random.Generator, dealt: list, mix: tuple[float, 
         scene = random_scene(layout, rng)
     if source < mix[1] and rng.random() < edge_share:
         scene = with_chips_on_card_edges(scene, rng, stacks=int(rng.integers(1, max_stacks + 1)))
+    if source < mix[1] and hands_share and rng.random() < hands_share:
+        scene = with_hands_on_cards(scene, rng, hands=int(rng.integers(1, 3)))
     return scene
 
 
@@ -101,9 +108,9 @@ def crops_for(covered: float, crops_per_card: int, covered_crops: int) -> int:
     return crops_per_card + round(covered_crops * min(covered, HIDDEN_LIMIT) / HIDDEN_LIMIT)
 
 
-def _render_chunk(args: tuple[Path, int, int, int, float, int, bool, tuple[float, float], int]) -> dict:
+def _render_chunk(args: tuple[Path, int, int, int, float, int, bool, tuple[float, float], int, float]) -> dict:
     """Render frames [start, stop) with their own generator, so chunks run in parallel deterministically."""
-    out, seed, start, stop, val_fraction, crops_per_card, tiles, mix, covered_crops = args
+    out, seed, start, stop, val_fraction, crops_per_card, tiles, mix, covered_crops, hands_share = args
     rng = np.random.default_rng([seed, start])
     counts = {"images": 0, "train": 0, "val": 0, "card_crops": 0, "labels": 0, "chips_on_cards": 0}
     # One layout and camera pose per chunk: a new pose redraws the felt (about 0.6 s).
@@ -114,7 +121,7 @@ def _render_chunk(args: tuple[Path, int, int, int, float, int, bool, tuple[float
     rounds, _ = script_session(layout.game, rounds=3, seed=seed * 1_000_000 + start, fault_rate=0.1)
     dealt = [s for r in rounds for s in r.scenes]
     for i in range(start, stop):
-        scene = draw_scene(layout, rng, dealt, mix, EDGE_CHIPS, max_stacks=2)
+        scene = draw_scene(layout, rng, dealt, mix, EDGE_CHIPS, max_stacks=2, hands_share=hands_share)
         frame, labels = render(layout, scene, cam, rng)
         covered = covered_fractions(layout, scene, cam) if covered_crops and not tiles else [0.0] * len(labels)
         names = [lb[0] for lb in labels]
@@ -146,11 +153,12 @@ def _render_chunk(args: tuple[Path, int, int, int, float, int, bool, tuple[float
 
 def build_training_sets(out: Path, images: int, seed: int, val_fraction: float = 0.15,
                         crops_per_card: int = 1, workers: int = 1, progress: bool = True,
-                        tiles: bool = False, mix: tuple[float, float] | None = None, covered_crops: int = 0) -> dict:
+                        tiles: bool = False, mix: tuple[float, float] | None = None, covered_crops: int = 0,
+                        hands_share: float = HANDS_ON_CARDS) -> dict:
     """Render `images` random scenes over the four layouts; write det/ and cls/ under `out`. With `tiles`,
     det/ holds one tile per scene at the deployed scale (`training_tiles`) and there is no cls/. `mix` draws
     the scenes' sources (see FRAME_MIX; TILE_MIX or FRAME_MIX by default); `covered_crops` gives covered cards
-    more crops (`crops_for`)."""
+    more crops (`crops_for`); `hands_share` of the scripted and laid-out scenes get hands over cards."""
     mix = mix or (TILE_MIX if tiles else FRAME_MIX)
     out = Path(out)
     for split in ("train", "val"):
@@ -158,7 +166,7 @@ def build_training_sets(out: Path, images: int, seed: int, val_fraction: float =
         (out / "det" / "labels" / split).mkdir(parents=True, exist_ok=True)
         for card in [] if tiles else CARD_CLASSES:
             (out / "cls" / split / card).mkdir(parents=True, exist_ok=True)
-    jobs = [(out, seed, a, min(a + CHUNK, images), val_fraction, crops_per_card, tiles, mix, covered_crops)
+    jobs = [(out, seed, a, min(a + CHUNK, images), val_fraction, crops_per_card, tiles, mix, covered_crops, hands_share)
             for a in range(0, images, CHUNK)]
     counts = {"images": 0, "train": 0, "val": 0, "card_crops": 0, "labels": 0, "chips_on_cards": 0}
     with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -172,7 +180,7 @@ def build_training_sets(out: Path, images: int, seed: int, val_fraction: float =
         "names": dict(enumerate(DET_CLASSES)),
     }, sort_keys=False))
     meta = {"generator_version": GENERATOR_VERSION, "seed": seed, "mix": list(mix), "covered_crops": covered_crops,
-            **counts}
+            "hands_on_cards": hands_share, **counts}
     if tiles:
         meta["tiles"] = {"window_px": TILE_WINDOW, "scale": TILE_SCALE, "imgsz": TILE_IMGSZ}
     (out / "meta.json").write_text(json.dumps(meta, indent=2))

@@ -149,3 +149,28 @@ def test_stacks_laid_over_card_edges_show_chips_half_on_a_card():
             _, labels = render(layout, Scene(cards=scene.cards, chips=[stack]), camera, rng, effects=False)
             boxes = np.array([[lab.x1, lab.y1, lab.x2, lab.y2] for lab in labels])
             assert over_cards(boxes, np.array([lab.cls.startswith("chip_") for lab in labels])).any()
+
+
+def test_hands_laid_on_cards_cover_part_of_the_card_they_are_laid_on():
+    """Generator 5's scenes (pipelines/sim/random_scenes.py): each added hand rests part over one face-up card,
+    mostly a fifth to three fifths of it (a card hidden further goes unlabelled), and a face-down card is
+    never the one chosen."""
+    from pipelines.sim.random_scenes import with_hands_on_cards
+
+    layout = layout_for("high-tie")
+    rng = np.random.default_rng(59)
+    camera = Camera.overhead(layout, rng)
+    up = PlacedCard("Qd", *layout.zone("seat3.cards").centre)
+    down = PlacedCard("9c", *layout.zone("seat6.cards").centre, face_up=False)
+    assert with_hands_on_cards(Scene(cards=[down]), rng).occluders == []  # no face-up card, no hand
+    covered = []
+    for _ in range(40):
+        laid = with_hands_on_cards(Scene(cards=[up, down]), rng, hands=1)
+        assert laid.cards == [up, down] and len(laid.occluders) == 1
+        _, labels = render(layout, laid, camera, rng, effects=False)
+        share = dict(zip((lab.cls for lab in labels), covered_fractions(layout, laid, camera), strict=True))
+        assert [v for k, v in share.items() if k != "Qd"] == [0.0]  # the face-down card, untouched
+        covered.append(share.get("Qd", 1.0))  # unlabelled: hidden past the renderer's limit
+    covered = np.array(covered)
+    assert (covered > 0.0).mean() >= 0.9
+    assert ((covered > 0.2) & (covered < 0.6)).mean() >= 0.3  # the cards the classifiers misread lie so
