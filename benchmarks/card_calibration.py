@@ -5,7 +5,7 @@ stored second looks, `looked_*.pkl`, and the scripted scenes they were rendered 
 face-up card the zones read (not below the detector's confidence) is paired with the nearest face-up card of the
 scripted scene in the same zone, within `PAIR_MM`, and counted right or wrong in its confidence band. A card read
 wrong is mostly one a hand or another card half covers, read as a card of fewer pips for frames on end; what the
-figures are for is where the card tracker (`pipelines/vision/track.py`) draws its lines: `card_sure_conf` (0.9),
+figures are for is where the card tracker (`pipelines/vision/card_track.py`) draws its lines: `card_sure_conf` (0.9),
 `CERTAIN_CARD_CONF`, and `CERTAIN_BOX_CONF`: each band is also split by the detector's confidence in the card's box
 (`CardObs.box_confidence`), which a hand half over the card lowers while the classifier may still be sure. Last, the
 commonest misreadings (truth read as what, over all bands), for the next training of the card classifiers to weigh.
@@ -26,7 +26,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from cached_sets import load_set, set_arguments, set_folders
 
-from pipelines.vision.track import CERTAIN_BOX_CONF
+from pipelines.vision.card_track import CERTAIN_BOX_CONF
 
 BANDS = (0.5, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.998, 0.9995, 1.0)  # lower bounds; the last band holds 0.9995-1.0
 PAIR_MM = 12.0  # a card read this near a scripted card of its zone is that card (cards lie 50+ mm apart, fanned 15+)

@@ -38,7 +38,7 @@ from pipelines.games.round import (
 from pipelines.vision.cover import CoverLog
 from pipelines.vision.observe import ZoneChange, ZoneState
 from pipelines.vision.outlines import polygon_gap_mm
-from pipelines.vision.track import RESTLESS_CHIPS, payout_read_larger
+from pipelines.vision.track import RESTLESS_BESIDE_WAGER, RESTLESS_CHIPS, payout_read_larger
 
 from .live import LiveRound, WagerSeen, ZoneDoubt, _doubt_wager, _observation_note
 from .settlement_doubts import SettlementDoubts
@@ -609,7 +609,8 @@ def _laid_while_restless(ch: ZoneChange, doubt: ZoneDoubt) -> bool:
     the turns were the payout being laid, chip by chip under the dealer's hand, and it is what it was laid as (a 3 Card
     Monster $400 Play payout read $100, $200 and $300 by turns for 15 frames, then surely $400). A payout read surely as
     more on the way, then confirmed as less, keeps its doubt: a chip of it may have gone unseen, or been taken back."""
-    return (parse_zone(ch.zone).area == "paid" and ch.before.doubt == RESTLESS_CHIPS and doubt.before.empty
+    return (parse_zone(ch.zone).area == "paid" and ch.before.doubt in (RESTLESS_CHIPS, RESTLESS_BESIDE_WAGER)
+            and doubt.before.empty
             and not ch.after.uncertain and ch.after.chip_total > ch.before.chip_total
             and ch.after.chip_total >= max(ch.after.read_surely, default=0.0) - 0.005)
 

@@ -17,7 +17,7 @@
   never at `card_sure_conf` is not known (its state is uncertain). When a confirmed card's majority identity
   changes later, that is reported as a change too. One read as another card `removal_frames` times running was
   swapped, and is not known until read as it as often again; but read back certainly as the card it was read
-  certainly as before, and never certainly as the other, it is that card, at once (`_CardTrack._read_back`,
+  certainly as before, and never certainly as the other, it is that card, at once (`CardTrack._read_back`,
   `_contest_answered`): a hand lay over its pips.
 - Uncertain observations (below the detector's confidence) make the state `uncertain` unless it was also
   seen confidently: new contents confirm as certain once `stable_frames` of their frames were confident,
@@ -54,11 +54,9 @@ import math
 from collections import Counter, deque
 from dataclasses import dataclass, field, replace
 
+from .card_track import CardTrack
 from .observe import CardObs, FrameObs, ZoneChange, ZoneObs, ZoneState
 
-# The share of its deciding readings a card's identity needs to be clear: below it no card counts as read
-# consistently (settled), and one whose majority changed hands is not known (contested).
-CLEAR_SHARE = 0.75
 # New chips read in this share of the last RESTLESS_WINDOW frames without confirming are confirmed as uncertain.
 RESTLESS_WINDOW, RESTLESS_SHARE = 20, 0.6
 # ... unless read only with doubt, beside a confirmed stack read confidently in this share of the window: the frames
@@ -67,17 +65,6 @@ STEADY_SHARE = 0.25
 # A confirmed stack read confidently as another total in this many of the last RESTLESS_WINDOW frames, and more often
 # than as its own, the dealer's hand not over it, is unsteady (`_unsteady`).
 OUTREAD_MIN = 6
-# A card reading at or above this is right 99.93 % of the time, one between 0.995 and this 95 %, one between
-# `card_sure_conf` (0.9) and 0.995 80 % (benchmarks/card_calibration.py on eight video sets, GG, MM, PP and UU-YY:
-# the dealer's hands and fans half covering cards): where a card's readings at this agree, only they decide it
-# (`_CardTrack.pool`).
-CERTAIN_CARD_CONF = 0.9995
-# ... and only where the detector's box is as sure (`CardObs.box_confidence`): of readings at CERTAIN_CARD_CONF on the
-# same eight sets, those in a box at 0.9 or more are right 99.995 % of the time (20 wrong of 368,034), those in a box
-# below it 99.35 % (272 of 42,153), a hand half over the card (a 2c read 3c at 0.9997, its top under the dealer's
-# fingers, the box at 0.83). Below CERTAIN_CARD_CONF the box splits the readings as much: 0.9-0.9995 is right 97 % in
-# a sure box, 78 % in a doubtful one.
-CERTAIN_BOX_CONF = 0.9
 BRIEF_FRAMES = 4  # a payout spot read as holding chips this many frames running, then empty, held a payout
 Signature = tuple[tuple[tuple[int, bool], ...], float]  # ((track id, face up) in table order, chip total)
 # Why a state is uncertain, in the words a round's note gives a reviewer (`ZoneState.doubt`).
@@ -85,6 +72,10 @@ DOUBTFUL_READINGS = ("read with doubt in most of its frames (below the detector'
                      "chips on it, or chips reaching into another spot)")
 CONTESTED_CARD = "a card read as more than one card and never surely"
 RESTLESS_CHIPS = f"chips read in most of the last {RESTLESS_WINDOW} frames, never alike long enough to confirm"
+# ... where some of those frames read none in the payout spot and its wager as more than it is (`_wager_read_over`)
+RESTLESS_BESIDE_WAGER = ("chips read in it, or counted with its wager beside it, in most of the last "
+                         f"{RESTLESS_WINDOW} frames, never alike long enough to confirm: a payout in one line with its "
+                         "wager may read as part of it")
 REACHING_CHIPS = ("read with doubt: chips of it lie in another betting spot (two players' stacks in one line "
                   "may read as one)")
 BRIEF_PAYOUT = ("read for a moment only, never alike long enough to confirm, then gone: a payout laid and taken "
@@ -126,109 +117,8 @@ def payout_read_larger(more: float, wager_less: bool = False) -> str:
 
 
 @dataclass
-class _CardTrack:
-    id: int
-    x: float
-    y: float
-    votes: Counter = field(default_factory=Counter)
-    sure: Counter = field(default_factory=Counter)  # the readings at or above the tracker's card_sure_conf
-    certain: Counter = field(default_factory=Counter)  # the readings at or above CERTAIN_CARD_CONF
-    backs: Counter = field(default_factory=Counter)
-    identity: str | None = None
-    flips: int = 0  # times the majority identity changed from one card to another
-    unconfirmed: int = 0  # readings a swapped-in identity still needs before it counts as known
-    last_seen: int = 0
-    recent: deque = field(default_factory=lambda: deque(maxlen=64))
-    # (identity, votes, sure, certain) when its readings were last set aside for a swap (`vote`)
-    before_swap: tuple[str, Counter, Counter, Counter] | None = None
-    read_back: bool = False  # its readings from before a swap are its own again (`_read_back`)
-
-    @property
-    def pool(self) -> Counter:
-        """The readings the identity is the majority of: the certain ones (`CERTAIN_CARD_CONF`, in a box at
-        `CERTAIN_BOX_CONF`) where one identity holds `CLEAR_SHARE` of them, else the sure ones once there are any,
-        so readings below `card_sure_conf` never overturn a sure one (a half-covered card read as another at 0.6 for
-        a few frames), nor sure ones below certain the certain ones (a fan's first card, its index half under the
-        next card, read as Qs at 1.0 and as Qc at 0.9-0.98 by turns; a Ts under the dealer's fingers read as 9s at
-        0.95-0.99). Certain readings that disagree say no more than the sure ones (a Qs read as Qc at 0.996+ five
-        times, as Qs twice)."""
-        certain = self.certain
-        if certain and max(certain.values()) >= CLEAR_SHARE * sum(certain.values()):
-            return certain
-        return self.sure or self.votes
-
-    def vote(self, c: CardObs, min_conf: float, swap_after: int, sure_conf: float = 1.0) -> None:
-        if c.face_up and c.card and not c.uncertain and c.confidence >= min_conf:
-            self.recent.append(c.card)
-            last = list(self.recent)[-swap_after:]
-            swapped = self.identity is not None and len(last) == swap_after and set(last) == {c.card} != {self.identity}
-            certain = c.confidence >= CERTAIN_CARD_CONF and c.box_confidence >= CERTAIN_BOX_CONF
-            if swapped:
-                # Read as the same other card many times running: it was swapped, or a hand hides a pip for as long
-                # (a 5 read as a 4): not known until read as it that often again (held-out video).
-                self.before_swap = (self.identity, self.votes, self.sure, self.certain)
-                self.votes, self.sure, self.certain = Counter(), Counter(), Counter()
-                self.identity = None
-                self.unconfirmed = swap_after
-            elif self.unconfirmed and not self._read_back(c.card, certain) and c.card == self.identity:
-                self.unconfirmed -= 1
-            self.votes[c.card] += 1
-            if c.confidence >= sure_conf:
-                self.sure[c.card] += 1
-            if certain:
-                self.certain[c.card] += 1
-            pool = self.pool
-            top = max(pool.values())
-            if self.identity is None or pool[self.identity] < top:  # ties keep the earlier answer
-                self.flips += self.identity is not None
-                self.identity = next(k for k, v in pool.items() if v == top)
-        if c.back:
-            self.backs[c.back] += 1
-
-    def _read_back(self, card: str, certain: bool) -> bool:
-        """Read certainly, while a swap is unconfirmed, as the card it was read certainly as before, and never
-        certainly as another: no swap, but a hand over its pips for as long (a Pick 2 dealer's 6h read 5h at 0.72-0.92
-        for six frames under the fingers, then 6h at 1.0 again before the sweep). Its readings from before the swap are
-        its own again, and this reading is counted with them (`vote`). Read certainly as the other too, it stays unknown
-        (`pool`)."""
-        old = self.before_swap
-        if not (certain and old and old[0] == card and set(old[3]) == {card} and set(self.certain) <= {card}):
-            return False
-        self.identity, self.votes, self.sure, self.certain = old
-        self.unconfirmed, self.before_swap, self.read_back = 0, None, True
-        return True
-
-    def settled(self, face_up: bool, min_votes: int) -> bool:
-        """Read often and consistently enough that one more doubtful frame of it changes nothing."""
-        if not face_up:
-            return sum(self.backs.values()) >= min_votes
-        if self.identity is None:
-            return False
-        return self.votes[self.identity] >= min_votes and self._clear
-
-    @property
-    def contested(self) -> bool:
-        """No identity yet, a swapped-in one not yet read as often again, or the majority changed hands and is
-        still not clear: a covered card's index is read as the card laid over it (a hole card as the hit
-        card), or one rank as another, for frames on end; or read as two identities and never surely (an
-        uncovered Ks, turned in its box, read as Kc at 0.7-0.83 three times in four for 150 frames)."""
-        return (self.identity is None or self.unconfirmed > 0 or (self.flips > 0 and not self._clear)
-                or (not self.sure and len(self.votes) > 1))
-
-    @property
-    def _clear(self) -> bool:
-        """The identity holds at least `CLEAR_SHARE` of the readings that decide it."""
-        return self.pool[self.identity] >= CLEAR_SHARE * sum(self.pool.values())
-
-    @property
-    def back(self) -> str | None:
-        """The back colour seen most often (ties keep the earlier one), None if never seen."""
-        return self.backs.most_common(1)[0][0] if self.backs else None
-
-
-@dataclass
 class _Zone:
-    tracks: dict[int, _CardTrack] = field(default_factory=dict)
+    tracks: dict[int, CardTrack] = field(default_factory=dict)
     stable_sig: Signature = ((), 0.0)
     stable: ZoneState = field(default_factory=ZoneState)
     cand_sig: Signature | None = None
@@ -262,6 +152,7 @@ class _Zone:
     brief: list[tuple[int, Signature, bool]] = field(default_factory=list)
     # the last frames its confirmed chips were read confidently as fewer, not none (`_payout_read_larger_briefly`)
     read_less: deque = field(default_factory=lambda: deque(maxlen=RESTLESS_WINDOW))
+    read_at: tuple[int, float] = (-1, 0.0)  # the last frame it was read in and the chip total read (`_wager_read_over`)
 
 
 class ZoneTracker:
@@ -313,13 +204,13 @@ class ZoneTracker:
 
     # --------------------------------------------------------------------------------------------
 
-    def _match(self, zone: _Zone, cards: list[CardObs], frame: int) -> list[_CardTrack]:
+    def _match(self, zone: _Zone, cards: list[CardObs], frame: int) -> list[CardTrack]:
         """Each observed card -> its track (nearest unclaimed within match_mm), new tracks for the rest."""
         pairs = sorted(
             (math.hypot(c.x_mm - t.x, c.y_mm - t.y), i, t.id)
             for i, c in enumerate(cards) for t in zone.tracks.values()
         )
-        got: dict[int, _CardTrack] = {}
+        got: dict[int, CardTrack] = {}
         claimed: set[int] = set()
         for d, i, tid in pairs:
             if d > self.match_mm:
@@ -332,7 +223,7 @@ class ZoneTracker:
         for i, c in enumerate(cards):
             t = got.get(i)
             if t is None:
-                t = _CardTrack(self._next_id, c.x_mm, c.y_mm)
+                t = CardTrack(self._next_id, c.x_mm, c.y_mm)
                 self._next_id += 1
                 zone.tracks[t.id] = t
             else:  # cards are still once dealt; follow slowly so a jittery box does not drag it
@@ -354,7 +245,7 @@ class ZoneTracker:
 
     def _contest_answered(self, name: str, zone: _Zone, frame: int) -> ZoneChange | None:
         """A confirmed state in doubt only for a card read as more than one (`CONTESTED_CARD`), that card since read
-        back certainly as what it was before (`_CardTrack._read_back`): the doubt is answered at once, whatever else
+        back certainly as what it was before (`CardTrack._read_back`): the doubt is answered at once, whatever else
         the frame reads (the dealer's hand over other cards as it sweeps them)."""
         if zone.stable.doubt != CONTESTED_CARD:  # checked first: this runs for every zone in every frame
             return None
@@ -386,6 +277,7 @@ class ZoneTracker:
                          for t, c in zip(tracks, cards, strict=True))
         uncertain = zo.chips_uncertain or card_doubt
         other = card_doubt or (uncertain and not zo.chips_reach_only)
+        zone.read_at = (frame, sig[1])
         change, leading = None, []  # leading: changes reported before `change` (a doubt answered, a take)
         self._note_since_empty(zone, frame, sig, uncertain, covered)
         if not uncertain and not sig[0] and not zone.stable_sig[0] and 0 < sig[1] < zone.stable_sig[1]:
@@ -403,7 +295,9 @@ class ZoneTracker:
                 # the frame that ends the spell reads it as confirmed again: the first of those that lift the doubt
                 zone.sure_again = int(not uncertain and self._sure(zo, tracks))
                 return [more]
-            zone.restless.append((frame, sig, uncertain))
+            # an empty payout spot whose chips its wager took in: a reading of chips there (`_restless`)
+            over = zone.stable.empty and self._wager_read_over(name, frame)
+            zone.restless.append((frame, None, True) if over else (frame, sig, uncertain))
             # A state confirmed as uncertain and then read confidently for `stable_frames` frames is
             # certain after all (the hand that half-covered a chip has moved away).
             zone.sure_again += zone.stable.uncertain and not uncertain and self._sure(zo, tracks)
@@ -633,17 +527,30 @@ class ZoneTracker:
         new = _chips_only(zone, sig) and sig[1] > 0 and not self._is_loss(zone.stable_sig, sig)
         zone.restless.append((frame, sig, uncertain) if new else None)
         seen = [r for r in zone.restless if r is not None and r[1] != zone.stable_sig]
-        if len(seen) < RESTLESS_SHARE * RESTLESS_WINDOW:
+        own = [r for r in seen if r[1] is not None]  # the rest: its chips read with its wager's (`_wager_read_over`)
+        if len(seen) < RESTLESS_SHARE * RESTLESS_WINDOW or not own:
             return None
-        sure = [r for r in seen if not r[2]]
+        sure = [r for r in own if not r[2]]
         steady = sum(r is not None and r[1] == zone.stable_sig and not r[2] for r in zone.restless)
         if not sure and zone.stable_sig[1] > 0 and steady >= STEADY_SHARE * len(zone.restless):
             return None
-        best = Counter(s for _, s, _ in sure or seen).most_common(1)[0][0]  # ties: the one seen first
-        after = self._state(zone, best, True, RESTLESS_CHIPS)
+        best = Counter(s for _, s, _ in sure or own).most_common(1)[0][0]  # ties: the one seen first
+        after = self._state(zone, best, True, RESTLESS_CHIPS if len(own) == len(seen) else RESTLESS_BESIDE_WAGER)
         change = ZoneChange(name, seen[0][0], zone.stable, after)
         self._settle_on(zone, best, after)
         return change
+
+    def _wager_read_over(self, name: str, frame: int) -> bool:
+        """Whether `name` is a payout spot whose wager was read in `frame` as more than its confirmed chips. A payout
+        is laid in one line with its wager, and the boxes can make one stack of the two: frame by frame its chips are
+        read now in its own spot, now with the wager (a King High $2 Pokerpot and its $4 payout, read 2 and 4 in 8 of
+        19 frames and 4 or 5 and nothing in 10, never alike long enough to confirm: read as a push). Zones update in
+        name order, so the wager's reading of the frame is in."""
+        if not name.endswith(".paid"):
+            return False
+        wager = self._zones.get(name.removesuffix(".paid"))
+        return (wager is not None and wager.read_at[0] == frame and not wager.stable_sig[0]
+                and 0 < wager.stable_sig[1] < wager.read_at[1] - 0.005)
 
     def _brief_payout(self, name: str, zone: _Zone, frame: int, sig: Signature, uncertain: bool) -> list[ZoneChange]:
         """A payout spot confirmed empty that read chips in `BRIEF_FRAMES` or more frames running, never alike long
@@ -758,7 +665,7 @@ class ZoneTracker:
             return zone.cand_first
         return None
 
-    def _sure(self, zo: ZoneObs, tracks: list[_CardTrack]) -> bool:
+    def _sure(self, zo: ZoneObs, tracks: list[CardTrack]) -> bool:
         """Read with high confidence: what it takes to lift a doubt already confirmed (a reading between
         the detector's confidence and this is right only ~95 % of the time, benchmarks/detector_accuracy.py)."""
         cards_sure = all(c.confidence >= self.card_sure_conf or t.settled(c.face_up, self.stable_frames)

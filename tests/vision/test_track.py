@@ -10,6 +10,7 @@ from pipelines.vision.track import (
     CONTESTED_CARD,
     DOUBTFUL_READINGS,
     REACHING_CHIPS,
+    RESTLESS_BESIDE_WAGER,
     RESTLESS_CHIPS,
     UNSTEADY_STACK,
     ZoneTracker,
@@ -622,6 +623,32 @@ def test_restless_chips_are_confirmed_as_their_most_frequent_confident_reading()
     (change,) = _run(t, frames)
     assert change.after.chip_total == 20 and change.after.uncertain and change.frame == 4
     assert change.after.doubt == RESTLESS_CHIPS
+
+
+def test_a_payout_read_by_turns_in_its_spot_and_with_its_wager_is_confirmed_with_doubt():
+    # King High, held-out video (set A8, 12621): a $2 Pokerpot and its $4 payout of four $1 chips in one line with it;
+    # frame by frame the payout read 4 in its own spot (the wager 2) or went into the wager's reading (4 or 5, the
+    # spot empty), never alike long enough to confirm, and the round read a push with no note.
+    wager_only = {"seat6.pokerpot": ZoneObs(chips=[1, 1])}
+    apart = {"seat6.pokerpot": ZoneObs(chips=[1, 1]),
+             "seat6.pokerpot.paid": ZoneObs(chips=[1, 1, 1, 1], chips_uncertain=True, chips_doubt_other=True)}
+    merged = {"seat6.pokerpot": ZoneObs(chips=[1, 1, 1, 1], chips_uncertain=True, chips_doubt_other=True)}
+    merged_surely = {"seat6.pokerpot": ZoneObs(chips=[1, 1, 1, 1, 1])}
+    turns = [merged, merged_surely, apart, merged, merged, merged, apart, apart, apart, merged, merged, apart, apart,
+             apart, merged_surely, merged, merged, merged, apart]
+    t = ZoneTracker(stable_frames=3)
+    changes = _run(t, [wager_only] * 6 + turns)
+    assert [(c.zone, c.after.chip_total) for c in changes] == [("seat6.pokerpot", 2), ("seat6.pokerpot.paid", 4)]
+    paid = changes[1]
+    assert paid.after.uncertain and paid.after.doubt == RESTLESS_BESIDE_WAGER and paid.frame == 8  # its first reading
+    # Read only in its own spot, the payout's few readings are too few: a hand passing, say.
+    t = ZoneTracker(stable_frames=3)
+    alone = [wager_only if f is merged or f is merged_surely else f for f in turns]
+    assert [c.zone for c in _run(t, [wager_only] * 6 + alone)] == ["seat6.pokerpot"]
+    # Nor does a wager read as more beside an empty payout spot make a payout of nothing.
+    t = ZoneTracker(stable_frames=3)
+    no_payout = [wager_only if f is apart else f for f in turns]
+    assert [c.after.chip_total for c in _run(t, [wager_only] * 6 + no_payout) if c.zone.endswith(".paid")] == []
 
 
 def test_chips_read_only_with_doubt_over_a_stack_read_surely_as_confirmed_are_no_new_chips():

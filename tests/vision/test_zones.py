@@ -333,7 +333,7 @@ def test_a_card_face_read_through_chips_lying_on_it_is_unsure(oracle):
 
 def test_a_card_reading_carries_the_detectors_confidence_in_its_box(oracle):
     # the classifier may be sure of a card a hand half covers while the detector doubts its box (a High Tie 2c read 3c
-    # at 0.9997, the box at 0.83): the tracker weighs both (`track.CERTAIN_BOX_CONF`)
+    # at 0.9997, the box at 0.83): the tracker weighs both (`card_track.CERTAIN_BOX_CONF`)
     mapper, cam = _mapper("high-tie")
     x, y = mapper.layout.zone("dealer.cards").centre
     _, labels = render(mapper.layout, Scene(cards=[PlacedCard("2c", x, y)]), cam, np.random.default_rng(0),
