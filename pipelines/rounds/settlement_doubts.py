@@ -109,11 +109,14 @@ class SettlementDoubts:
         turns under its $120 payout, read with doubt for chips reaching into the Suit spot beside it). A wager
         raised after its bets closed and paid on what lay there is read so too: its payout is what the rules pay on
         that (a Pick 2 $20 Ante past-posted to $22, paid $22, then read $21 surely and $22 with doubt by turns under
-        the payout's chip)."""
+        the payout's chip). A doubt for being read as other totals (`UNSTEADY_STACK`) may come after the wager's end:
+        a removal is dated to its first empty frame and confirmed frames later, and the readings as other totals
+        meanwhile were of the stacks being gathered (a King High $300 Suit and its $900 payout, the doubt at frame
+        423, the take dated 420)."""
         for ws, p, on_table in _paid_as_rules_pay(seen, expected, live):
             end = ws.inst.end if ws.inst.end is not None else live.last + 1
             later = [n for n in live.notes if (f := _observation_frame(n, ws.inst.zone)) is not None
-                     and p.start <= f <= end]
+                     and p.start <= f and (f <= end or n.endswith(UNSTEADY_STACK))]
             ws.inst.doubtful -= {f for f in ws.inst.doubtful if f >= p.start}
             if not later or ws.inst.uncertain:
                 continue

@@ -54,10 +54,13 @@ def _state(cards=(), chips=0.0, uncertain=False) -> ZoneState:
 
 
 def _play(uncertain_card: bool, confirmed_later: bool = False, uncertain_ante: bool | str = False,
-          play_paid: tuple[ZoneState, ...] = (_state(chips=10),)) -> Round:
+          play_paid: tuple[ZoneState, ...] = (_state(chips=10),), play_unsteady_at: int | None = None) -> Round:
     """A hand-made 3 Card Monster round of one seat, fed as tracker changes. `confirmed_later`: each doubtful
     state is read confidently a few frames on (the tracker's change that drops only `uncertain`). `play_paid`: the
-    Play payout's states in turn, a frame apart (it wins $10)."""
+    Play payout's states in turn, a frame apart from frame 43 (it wins $10). `play_unsteady_at`: the frame the $10
+    Play wager is put in doubt for being read as other totals (`UNSTEADY_STACK`): before frame 31, or after 63, the
+    frame its take is dated to, fed before the take as the tracker does (a removal confirms frames after its date)."""
+    unsteady = replace(_state(chips=10), uncertain=True, doubt=UNSTEADY_STACK)
     m = machine_for("3-card-monster", "T9")
     states: dict[str, ZoneState] = {}
     out: list[Round] = []
@@ -80,6 +83,8 @@ def _play(uncertain_card: bool, confirmed_later: bool = False, uncertain_ante: b
     for n in range(1, 5):
         to(10 + n, "seat1.cards", _state([(None, False)] * n))
     to(20, "seat1.play", _state(chips=10))
+    if play_unsteady_at is not None and play_unsteady_at < 31:
+        to(play_unsteady_at, "seat1.play", unsteady)
     for k, c in zip((1, 2, 3), ("Kh", "9c", "4d"), strict=True):
         to(30 + k, f"dealer.card{k}", _state([(c, True)], uncertain=uncertain_card and k == 2))
     if uncertain_card and confirmed_later:
@@ -92,6 +97,8 @@ def _play(uncertain_card: bool, confirmed_later: bool = False, uncertain_ante: b
     to(49, "seat1.monster", _state())
     for zone in ("dealer.card1", "dealer.card2", "dealer.card3", "dealer.discard", "seat1.cards"):
         to(60, zone, _state())
+    if play_unsteady_at is not None and play_unsteady_at > 63:
+        to(play_unsteady_at, "seat1.play", unsteady)
     for zone in ("seat1.ante", "seat1.play", "seat1.play.paid", "seat1.ante.paid"):
         to(63, zone, _state())
     assert len(out) == 1
@@ -155,6 +162,22 @@ def test_a_payout_unsteady_as_laid_then_confirmed_as_the_rules_pay_is_no_doubt()
     assert {s.spot: s.paid for s in r.settlements}["play"] == 10.0
     # confirmed as a chip over what the rules pay: the doubt stays
     r = _play(uncertain_card=False, play_paid=(short, doubted, _state(chips=15)))
+    assert r.status == "incomplete" and any(n.endswith(UNSTEADY_STACK) for n in r.notes), r.notes
+
+
+def test_a_wager_read_as_other_totals_as_it_was_gathered_with_its_payout_is_no_doubt() -> None:
+    # King High, video (set A2, seed 12371, round 6820faa5): a $300 Suit wager and its $900 payout, what the rules pay,
+    # gathered together; the wager read as other totals meanwhile (the tracker's UNSTEADY_STACK doubt at frame 423),
+    # the take dated to frame 420 and confirmed at 425. Read so after its payout showed, like a doubt before the take.
+    r = _play(uncertain_card=False, play_unsteady_at=65)
+    assert r.status == "complete", r.notes
+    assert any(n.startswith("inferred: seat 1 play") and "only once its payout of 10 showed" in n for n in r.notes)
+    assert not r.wager(1, "play", 0).uncertain and r.wager(1, "play", 0).amount == 10
+    # read so before its payout came: the doubt stays
+    r = _play(uncertain_card=False, play_unsteady_at=25)
+    assert r.status == "incomplete" and any(n.endswith(UNSTEADY_STACK) for n in r.notes), r.notes
+    # paid other than the rules pay on it: the doubt stays
+    r = _play(uncertain_card=False, play_paid=(_state(chips=15),), play_unsteady_at=65)
     assert r.status == "incomplete" and any(n.endswith(UNSTEADY_STACK) for n in r.notes), r.notes
 
 
