@@ -55,6 +55,7 @@ from collections import Counter, deque
 from dataclasses import dataclass, field, replace
 
 from .card_track import CardTrack
+from .chip_stacks import _wager_of
 from .observe import CardObs, FrameObs, ZoneChange, ZoneObs, ZoneState
 
 # New chips read in this share of the last RESTLESS_WINDOW frames without confirming are confirmed as uncertain.
@@ -386,7 +387,7 @@ class ZoneTracker:
                 or cand[0] or steady[0] or not 0 < steady[1] < cand[1]):
             return None
         zone.sure_again = 0
-        wager = self._zones.get(name.removesuffix(".paid"))
+        wager = self._zones.get(_wager_of(name))
         less = wager is not None and any(zone.cand_first <= f < frame for f in wager.read_less)
         doubted = replace(zone.stable, uncertain=True, doubt=payout_read_larger(cand[1], less),
                           read_surely=(cand[1],))
@@ -546,9 +547,7 @@ class ZoneTracker:
         read now in its own spot, now with the wager (a King High $2 Pokerpot and its $4 payout, read 2 and 4 in 8 of
         19 frames and 4 or 5 and nothing in 10, never alike long enough to confirm: read as a push). Zones update in
         name order, so the wager's reading of the frame is in."""
-        if not name.endswith(".paid"):
-            return False
-        wager = self._zones.get(name.removesuffix(".paid"))
+        wager = self._zones.get(_wager_of(name))
         return (wager is not None and wager.read_at[0] == frame and not wager.stable_sig[0]
                 and 0 < wager.stable_sig[1] < wager.read_at[1] - 0.005)
 

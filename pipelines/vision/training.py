@@ -90,6 +90,7 @@ def draw_scene(layout, rng: np.random.Generator, dealt: list, mix: tuple[float, 
         scene = random_scene(layout, rng)
     if source < mix[1] and rng.random() < edge_share:
         scene = with_chips_on_card_edges(scene, rng, stacks=int(rng.integers(1, max_stacks + 1)))
+    # no draw when off, so a set built without hands is generator 4's frame for frame
     if source < mix[1] and hands_share and rng.random() < hands_share:
         scene = with_hands_on_cards(scene, rng, hands=int(rng.integers(1, 3)))
     return scene
