@@ -175,6 +175,7 @@ class ZoneTracker:
         self.sure_conf = sure_conf
         self.card_sure_conf = card_sure_conf
         self._zones: dict[str, _Zone] = {}
+        self._paying: set[str] = set()  # wagers whose payout spot reads or holds chips this frame (`_wagers_paying`)
         self._next_id = 0
 
     @property
@@ -197,11 +198,18 @@ class ZoneTracker:
         lay over in the frame as the `CoverMeter` saw it; a stack read there as another total says nothing about
         how steadily it is read (`_unsteady`)."""
         changes: list[ZoneChange] = []
+        self._paying = self._wagers_paying(obs)
         for name in sorted(set(self._zones) | set(obs)):
             zone = self._zones.setdefault(name, _Zone())
             changes += self._update_zone(name, zone, frame_index, obs.get(name) or ZoneObs(), name in occluded,
                                          name in covered)
         return changes
+
+    def _wagers_paying(self, obs: FrameObs) -> set[str]:
+        """The wagers whose payout spot reads chips in this frame or holds a confirmed stack (`_unsteady`)."""
+        read = {n for n, zo in obs.items() if zo.chips}
+        held = {n for n, z in self._zones.items() if z.stable_sig[1] > 0}
+        return {w for n in read | held if (w := _wager_of(n)) is not None}
 
     # --------------------------------------------------------------------------------------------
 
@@ -364,8 +372,9 @@ class ZoneTracker:
             elif not occluded:
                 change = self._restless(name, zone, frame, sig, uncertain)
         if change is None and not leading:
+            hidden = covered or self._hidden_under(name, zone, sig, zo)
             change = (self._gap_read_away(name, zone, frame, sig, uncertain, zo.chips_gap_only, covered)
-                      if zone.stable.uncertain else self._unsteady(name, zone, frame, sig, uncertain, covered))
+                      if zone.stable.uncertain else self._unsteady(name, zone, frame, sig, uncertain, hidden))
         self._forget(zone, frame)
         return [*leading, *([change] if change is not None else [])]
 
@@ -431,6 +440,16 @@ class ZoneTracker:
         change = ZoneChange(name, frame, zone.stable, doubted)
         zone.stable = doubted
         return change
+
+    def _hidden_under(self, name: str, zone: _Zone, sig: Signature, zo: ZoneObs) -> bool:
+        """A confirmed stack, every chip of it in plain view as it was confirmed (`ZoneState.hidden_room` unset), read
+        as less where a chip of it could lie under another stack's chip (`ZoneObs.chips_under_room`), its payout spot
+        empty: another stack laid against it hides a chip (a King High $2 High Run read $1 surely in 15 of 20 frames
+        once a $400 Low lay against it, $2 only where the Low read $300). Such a frame says nothing of how steadily it
+        is read (`_unsteady`), as one under the dealer's hand. Its own payout laid against it is not this: the payout
+        may hold chips of it (a King High $40 High read $30 as its $60 payout, read $85, lay against it)."""
+        return (zo.chips_under_room and not zone.stable.hidden_room and name not in self._paying
+                and not sig[0] and not zone.stable_sig[0] and 0 < sig[1] < zone.stable_sig[1])
 
     def _grown_read_back(self, name: str, zone: _Zone, frame: int, own: int) -> ZoneChange | None:
         """A stack confirmed as grown from a smaller one on its spot (`_Zone.grown_from`), then read confidently as that

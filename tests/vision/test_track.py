@@ -208,6 +208,35 @@ def test_a_stack_read_surely_short_and_as_itself_only_with_doubt_is_unsure():
     assert [(c.after.chip_total, c.after.uncertain) for c in changes] == [(40, False), (25, False), (40, False)]
 
 
+def test_a_stack_read_less_once_another_stack_hides_a_chip_of_it_is_no_doubt():
+    # King High, video (set A9, 12651): a $2 High Run read $2 with every chip in view, then $1 surely in most frames
+    # once a $400 Low lay against it, a chip of it able to lie under the Low's (`ZoneObs.chips_under_room`), $2 only
+    # with doubt where the Low read $300.
+    def high_run(total: int, under: bool = True, paid: int = 0, sure: bool | None = None) -> dict[str, ZoneObs]:
+        sure = total == 1 if sure is None else sure
+        obs = {"seat2.high_run": ZoneObs(chips=[1] * total, chips_under_room=under, chips_uncertain=not sure,
+                                         chips_min_confidence=0.9 if sure else 0.35)}
+        return obs | ({"seat2.high_run.paid": ZoneObs(chips=[1] * paid)} if paid else {})
+
+    def steps(changes: list) -> list[tuple[float, bool, str]]:
+        return [(c.after.chip_total, c.after.uncertain, c.after.doubt) for c in changes if c.zone == "seat2.high_run"]
+
+    later = [1, 1, 2, 1, 1, 1, 2, 1, 1, 2, 1, 1, 1, 1, 2, 2, 1, 1, 1, 2]
+    laid = [high_run(2, under=False, sure=True)] * 5
+    t = ZoneTracker(stable_frames=3, removal_frames=30)
+    assert steps(_run(t, laid + [high_run(v) for v in later])) == [(2, False, "")]
+    # the same readings with no room for a chip under another stack: read as other totals, in doubt
+    t = ZoneTracker(stable_frames=3, removal_frames=30)
+    doubted = [(2, False, ""), (2, True, UNSTEADY_STACK)]
+    assert steps(_run(t, laid + [high_run(v, under=False) for v in later])) == doubted
+    # confirmed where a chip could already lie unseen: its total may be short itself, in doubt
+    t = ZoneTracker(stable_frames=3, removal_frames=30)
+    assert steps(_run(t, [high_run(2, sure=True)] * 5 + [high_run(v) for v in later])) == doubted
+    # its own payout laid against it may hold chips of it (set 11561, above): in doubt
+    t = ZoneTracker(stable_frames=3, removal_frames=30)
+    assert steps(_run(t, laid + [high_run(v, paid=3) for v in later])) == doubted
+
+
 def test_an_unsteady_doubt_answered_by_new_contents_comes_before_the_take_they_follow():
     # King High, video (set 12201): a $40 High paid, read $35 surely as its payout lay against it, taken with the
     # payout, and a $100 High of the next round put down, read $100 twice before it confirmed: the $40 was put in
