@@ -154,6 +154,7 @@ class _Zone:
     # the last frames its confirmed chips were read confidently as fewer, not none (`_payout_read_larger_briefly`)
     read_less: deque = field(default_factory=lambda: deque(maxlen=RESTLESS_WINDOW))
     read_at: tuple[int, float] = (-1, 0.0)  # the last frame it was read in and the chip total read (`_wager_read_over`)
+    own_chips: Counter = field(default_factory=Counter)  # its chips, the last frame read confidently as confirmed
 
 
 class ZoneTracker:
@@ -371,6 +372,8 @@ class ZoneTracker:
                 zone.tracks = {tid: t for tid, t in zone.tracks.items() if tid in live}  # gone is gone
             elif not occluded:
                 change = self._restless(name, zone, frame, sig, uncertain)
+        if sig == zone.stable_sig and not uncertain:
+            zone.own_chips = Counter(zo.chips)
         if change is None and not leading:
             hidden = covered or self._hidden_under(name, zone, sig, zo)
             change = (self._gap_read_away(name, zone, frame, sig, uncertain, zo.chips_gap_only, covered)
@@ -443,13 +446,16 @@ class ZoneTracker:
 
     def _hidden_under(self, name: str, zone: _Zone, sig: Signature, zo: ZoneObs) -> bool:
         """A confirmed stack, every chip of it in plain view as it was confirmed (`ZoneState.hidden_room` unset), read
-        as less where a chip of it could lie under another stack's chip (`ZoneObs.chips_under_room`), its payout spot
-        empty: another stack laid against it hides a chip (a King High $2 High Run read $1 surely in 15 of 20 frames
-        once a $400 Low lay against it, $2 only where the Low read $300). Such a frame says nothing of how steadily it
-        is read (`_unsteady`), as one under the dealer's hand. Its own payout laid against it is not this: the payout
-        may hold chips of it (a King High $40 High read $30 as its $60 payout, read $85, lay against it)."""
+        as some of its own chips and no others (`_Zone.own_chips`) where a chip of it could lie under another stack's
+        chip (`ZoneObs.chips_under_room`), its payout spot empty: another stack laid against it hides a chip (a King
+        High $2 High Run read $1 surely in 15 of 20 frames once a $400 Low lay against it, $2 only where the Low read
+        $300). Such a frame says nothing of how steadily it is read (`_unsteady`), as one under the dealer's hand. Its
+        own payout laid against it is not this: the payout may hold chips of it (a King High $40 High read $30 as its
+        $60 payout, read $85, lay against it), or lend it some (a Pick 2 $5 Bonus read as three $1 chips of its payout
+        before the payout's spot read any)."""
         return (zo.chips_under_room and not zone.stable.hidden_room and name not in self._paying
-                and not sig[0] and not zone.stable_sig[0] and 0 < sig[1] < zone.stable_sig[1])
+                and not sig[0] and not zone.stable_sig[0] and 0 < sig[1] < zone.stable_sig[1]
+                and Counter(zo.chips) < zone.own_chips)
 
     def _grown_read_back(self, name: str, zone: _Zone, frame: int, own: int) -> ZoneChange | None:
         """A stack confirmed as grown from a smaller one on its spot (`_Zone.grown_from`), then read confidently as that

@@ -235,6 +235,14 @@ def test_a_stack_read_less_once_another_stack_hides_a_chip_of_it_is_no_doubt():
     # its own payout laid against it may hold chips of it (set 11561, above): in doubt
     t = ZoneTracker(stable_frames=3, removal_frames=30)
     assert steps(_run(t, laid + [high_run(v, paid=3) for v in later])) == doubted
+    # or lend it chips before its spot reads any (Pick 2, set A6 12534: a $5 Bonus read as three $1 chips of its
+    # payout): chips that are not some of its own are no chip hidden, in doubt
+    t = ZoneTracker(stable_frames=3, removal_frames=30)
+    five = {"seat2.high_run": ZoneObs(chips=[5], chips_min_confidence=0.9)}
+    ones = {"seat2.high_run": ZoneObs(chips=[1, 1, 1], chips_under_room=True, chips_min_confidence=0.9)}
+    five_unsure = {"seat2.high_run": ZoneObs(chips=[5], chips_uncertain=True, chips_min_confidence=0.35)}
+    assert steps(_run(t, [five] * 5 + [ones if v == 1 else five_unsure for v in later])) == [
+        (5, False, ""), (5, True, UNSTEADY_STACK)]
 
 
 def test_an_unsteady_doubt_answered_by_new_contents_comes_before_the_take_they_follow():
