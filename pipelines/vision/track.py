@@ -154,7 +154,7 @@ class _Zone:
     # the last frames its confirmed chips were read confidently as fewer, not none (`_payout_read_larger_briefly`)
     read_less: deque = field(default_factory=lambda: deque(maxlen=RESTLESS_WINDOW))
     read_at: tuple[int, float] = (-1, 0.0)  # the last frame it was read in and the chip total read (`_wager_read_over`)
-    own_chips: Counter = field(default_factory=Counter)  # its chips, the last frame read confidently as confirmed
+    own_chips: tuple[int, ...] = ()  # its chips, the last frame read confidently as confirmed (`_hidden_under`)
 
 
 class ZoneTracker:
@@ -176,7 +176,6 @@ class ZoneTracker:
         self.sure_conf = sure_conf
         self.card_sure_conf = card_sure_conf
         self._zones: dict[str, _Zone] = {}
-        self._paying: set[str] = set()  # wagers whose payout spot reads or holds chips this frame (`_wagers_paying`)
         self._next_id = 0
 
     @property
@@ -199,18 +198,11 @@ class ZoneTracker:
         lay over in the frame as the `CoverMeter` saw it; a stack read there as another total says nothing about
         how steadily it is read (`_unsteady`)."""
         changes: list[ZoneChange] = []
-        self._paying = self._wagers_paying(obs)
         for name in sorted(set(self._zones) | set(obs)):
             zone = self._zones.setdefault(name, _Zone())
             changes += self._update_zone(name, zone, frame_index, obs.get(name) or ZoneObs(), name in occluded,
-                                         name in covered)
+                                         name in covered, obs.get(f"{name}.paid"))
         return changes
-
-    def _wagers_paying(self, obs: FrameObs) -> set[str]:
-        """The wagers whose payout spot reads chips in this frame or holds a confirmed stack (`_unsteady`)."""
-        read = {n for n, zo in obs.items() if zo.chips}
-        held = {n for n, z in self._zones.items() if z.stable_sig[1] > 0}
-        return {w for n in read | held if (w := _wager_of(n)) is not None}
 
     # --------------------------------------------------------------------------------------------
 
@@ -277,7 +269,8 @@ class ZoneTracker:
         return fewer_cards and new[1] <= stable[1] and new != stable
 
     def _update_zone(self, name: str, zone: _Zone, frame: int, zo: ZoneObs, occluded: bool,
-                     covered: bool = False) -> list[ZoneChange]:
+                     covered: bool = False, payout: ZoneObs | None = None) -> list[ZoneChange]:
+        """`payout`: what its payout spot reads in the frame, where it is a wager with one (`_hidden_under`)."""
         cards = zo.cards  # in table order already (ZoneMapper sorts them along the line they lie in)
         tracks = self._match(zone, cards, frame)
         sig: Signature = (tuple((t.id, c.face_up) for t, c in zip(tracks, cards, strict=True)),
@@ -373,11 +366,12 @@ class ZoneTracker:
             elif not occluded:
                 change = self._restless(name, zone, frame, sig, uncertain)
         if sig == zone.stable_sig and not uncertain:
-            zone.own_chips = Counter(zo.chips)
+            zone.own_chips = tuple(zo.chips)
         if change is None and not leading:
-            hidden = covered or self._hidden_under(name, zone, sig, zo)
             change = (self._gap_read_away(name, zone, frame, sig, uncertain, zo.chips_gap_only, covered)
-                      if zone.stable.uncertain else self._unsteady(name, zone, frame, sig, uncertain, hidden))
+                      if zone.stable.uncertain else
+                      self._unsteady(name, zone, frame, sig, uncertain,
+                                     covered or self._hidden_under(name, zone, sig, zo, payout)))
         self._forget(zone, frame)
         return [*leading, *([change] if change is not None else [])]
 
@@ -444,7 +438,7 @@ class ZoneTracker:
         zone.stable = doubted
         return change
 
-    def _hidden_under(self, name: str, zone: _Zone, sig: Signature, zo: ZoneObs) -> bool:
+    def _hidden_under(self, name: str, zone: _Zone, sig: Signature, zo: ZoneObs, payout: ZoneObs | None) -> bool:
         """A confirmed stack, every chip of it in plain view as it was confirmed (`ZoneState.hidden_room` unset), read
         as some of its own chips and no others (`_Zone.own_chips`) where a chip of it could lie under another stack's
         chip (`ZoneObs.chips_under_room`), its payout spot empty: another stack laid against it hides a chip (a King
@@ -453,9 +447,11 @@ class ZoneTracker:
         own payout laid against it is not this: the payout may hold chips of it (a King High $40 High read $30 as its
         $60 payout, read $85, lay against it), or lend it some (a Pick 2 $5 Bonus read as three $1 chips of its payout
         before the payout's spot read any)."""
-        return (zo.chips_under_room and not zone.stable.hidden_room and name not in self._paying
-                and not sig[0] and not zone.stable_sig[0] and 0 < sig[1] < zone.stable_sig[1]
-                and Counter(zo.chips) < zone.own_chips)
+        if not (zo.chips_under_room and not zone.stable.hidden_room and not sig[0] and not zone.stable_sig[0]
+                and 0 < sig[1] < zone.stable_sig[1] and Counter(zo.chips) < Counter(zone.own_chips)):
+            return False
+        held = self._zones.get(f"{name}.paid")
+        return not (payout is not None and payout.chips) and not (held is not None and held.stable_sig[1] > 0)
 
     def _grown_read_back(self, name: str, zone: _Zone, frame: int, own: int) -> ZoneChange | None:
         """A stack confirmed as grown from a smaller one on its spot (`_Zone.grown_from`), then read confidently as that
