@@ -8,7 +8,13 @@ from collections.abc import Iterator
 
 from pipelines.games.settlement import Settlement
 from pipelines.vision.cover import CoverLog
-from pipelines.vision.track import UNSTEADY_STACK, payout_read_larger, read_larger_briefly, read_less_steadily
+from pipelines.vision.track import (
+    DOUBTFUL_READINGS,
+    UNSTEADY_STACK,
+    payout_read_larger,
+    read_larger_briefly,
+    read_less_steadily,
+)
 
 from .live import LiveRound, WagerSeen, _about, _doubt_wager, _doubted, _observation_frame
 from .timeline import ChipInstance
@@ -84,10 +90,18 @@ class SettlementDoubts:
         pay, that doubt stays: a fourth box among three chips lying close would claim an overpay (a Pick 2 $15 Play
         payout read $20). So too a payout in doubt for being read as other totals more often than as its own
         (`UNSTEADY_STACK`) on its way to the rules' amount (a King High $300 High payout of three $100 chips lying
-        close, confirmed $100 under the hand, read $100, $200 and $300 by turns, then $300 surely until taken)."""
+        close, confirmed $100 under the hand, read $100, $200 and $300 by turns, then $300 surely until taken).
+
+        A payout confirmed as the rules' amount from readings with doubt in most of its frames (`DOUBTFUL_READINGS`:
+        a chip below the detector's confidence) is answered the same way, as `_doubt_stacks_read_unsure` answers such a
+        reading's doubt on the settlement: for it to hide a payout error, a misread chip would have had to make up for
+        the error to the chip, in most of the payout's frames (a 3 Card Monster $400 Play payout of four $100 chips,
+        confirmed $300 as the hand left it and $400 from then on, a chip of it lying over the card's edge at 0.35-0.55;
+        a $40 Play payout read $40 with doubt and $15 by turns at the cards' edge)."""
         for ws, p, _ in _paid_as_rules_pay(seen, expected, live):
             otherwise = [(f, n) for n in live.notes
-                         if (read_larger_briefly(n) or read_less_steadily(n) or n.endswith(UNSTEADY_STACK))
+                         if (read_larger_briefly(n) or read_less_steadily(n) or n.endswith(UNSTEADY_STACK)
+                             or n.endswith(DOUBTFUL_READINGS))
                          and (f := _observation_frame(n, p.zone)) is not None and p.start <= f]
             if not otherwise:
                 continue
@@ -95,8 +109,12 @@ class SettlementDoubts:
                 live.notes.remove(n)
                 p.doubtful.discard(f)
             ws.uncertain = ws.inst.uncertain or p.uncertain
-            live.note(f"inferred: {_about(ws)}: payout read as {ws.paid:g}, what the rules pay, though read surely as "
-                      "other totals in frames too few to confirm")
+            if any(not n.endswith(DOUBTFUL_READINGS) for _, n in otherwise):
+                live.note(f"inferred: {_about(ws)}: payout read as {ws.paid:g}, what the rules pay, though read surely "
+                          "as other totals in frames too few to confirm")
+            if any(n.endswith(DOUBTFUL_READINGS) for _, n in otherwise):
+                live.note(f"inferred: {_about(ws)}: payout read as {ws.paid:g}, what the rules pay, with doubt in most "
+                          "of its frames: a misread chip would have had to make up for a payout error to the chip")
 
     @staticmethod
     def _paid_wagers_read_later(seen: list[WagerSeen], expected: list[Settlement], live: LiveRound) -> None:
