@@ -89,6 +89,11 @@ WAGER_READ_LESS = "its wager beside it read surely as less meanwhile, so a chip 
 # RESTLESS_WINDOW frames, though as its own more often (`_payout_read_less_steadily`)
 PAYOUT_READ_LESS = ("read surely as {less} in {times} of the last {window} frames, the dealer's hand not over it, and "
                     "as more in the others: a chip read in those may not be there")
+# A stack read surely as fewer chips, with no hand over it, where its total before had been read with doubt more often
+# than surely (`ZoneTracker._fall_from_doubt`).
+FALL_FROM_DOUBT = ("read surely as fewer chips with no hand over it, where it had been read with doubt more often than "
+                   "surely as the more: a chip read then may have been none (a box drawn twice on one chip), not one "
+                   "taken")
 UNSTEADY_STACK = (f"its stack read confidently as other totals in {OUTREAD_MIN} or more of the last {RESTLESS_WINDOW} "
                   "frames, more often than as its own (chips counted now with it, now with the stack beside it)")
 
@@ -135,8 +140,9 @@ class _Zone:
     # the last readings of a zone: (frame, the reading, read with doubt) where it read new chips or its confirmed
     # contents, else None (`_restless`)
     restless: deque = field(default_factory=lambda: deque(maxlen=RESTLESS_WINDOW))
-    # the last readings of a zone holding a confirmed stack, the hand not over it: (frame, "own" or "other") where read
-    # confidently as its total or as another, else (frame, None); each with the total read (_unsteady)
+    # the last readings of a zone holding a confirmed stack: (frame, "own" or "other") where read confidently as its
+    # total or as another, the hand not over it, (frame, "unsure") as its total with doubt, (frame, "hand") under the
+    # hand, else (frame, None); each with the total read (_unsteady, _fall_from_doubt)
     unsteady: deque = field(default_factory=lambda: deque(maxlen=RESTLESS_WINDOW))
     outread: list[int] = field(default_factory=list)  # the frames of the other readings that made it unsteady
     # the chips-only total the confirmed chips grew from on their spot, the spot not read empty between; else 0
@@ -306,7 +312,8 @@ class ZoneTracker:
             zone.sure_again += zone.stable.uncertain and not uncertain and self._sure(zo, tracks)
             doubt = zone.stable.uncertain and (zone.sure_again < self.stable_frames
                                                or zone.stable.doubt.startswith(WAGER_READ_LESS)
-                                               or read_less_steadily(zone.stable.doubt))
+                                               or read_less_steadily(zone.stable.doubt)
+                                               or zone.stable.doubt == FALL_FROM_DOUBT)
             if zone.stable.uncertain and not doubt:
                 zone.unsteady.clear()  # the doubt is lifted: what was read before it weighs no more
                 zone.gap_reads.clear()
@@ -342,6 +349,8 @@ class ZoneTracker:
             if sig == zone.cand_sig and zone.cand_count >= need and ready:
                 why = DOUBTFUL_READINGS if zone.cand_other else REACHING_CHIPS
                 reached = tuple(sorted(zone.cand_reach_into)) if sure < need and not zone.cand_other else ()
+                if sure >= need and self._fall_from_doubt(zone, sig):
+                    sure, why = 0, FALL_FROM_DOUBT
                 after = replace(self._state(zone, sig, sure < need, why), hidden_room=zone.cand_hidden_room,
                                 reach_into=reached,
                                 read_more=self._read_more(zone, sig, zo),
@@ -421,7 +430,9 @@ class ZoneTracker:
         own = sig[1] == steady[1]
         zone.read_as_confirmed |= chips and own
         zone.unsteady.append((frame, "other", sig[1]) if chips and not own and not uncertain else
-                             (frame, "own", sig[1]) if chips and own and not uncertain else (frame, None, sig[1]))
+                             (frame, "own", sig[1]) if chips and own and not uncertain else
+                             (frame, "unsure", sig[1]) if chips and own else
+                             (frame, "hand" if covered else None, sig[1]))
         kinds = [kind for _, kind, _ in zone.unsteady]
         others = kinds.count("other")
         if zone.stable.uncertain or others < OUTREAD_MIN or not zone.read_as_confirmed:
@@ -437,6 +448,22 @@ class ZoneTracker:
         change = ZoneChange(name, frame, zone.stable, doubted)
         zone.stable = doubted
         return change
+
+    @staticmethod
+    def _fall_from_doubt(zone: _Zone, sig: Signature) -> bool:
+        """A confirmed stack read surely as fewer chips (not none), where in the frames before (`_Zone.unsteady`, at
+        most `RESTLESS_WINDOW`) it was read with doubt as its total more often than surely, and the dealer's hand lay
+        over it in none: a stack loses chips to a hand, so the chip read before was most likely none (a High Tie $300
+        Main of three $100 chips read $400 for 55 frames, the top chip boxed twice, half a chip's width apart, in some
+        frames, and with a chip counted unseen in the gap between the two boxes in most; then $300 surely until its
+        surrender: a $100 pinch claimed with no hand near). The fall is confirmed with doubt, a review item rather than
+        a pinch, and reading the fewer chips surely again does not answer it: the doubt is about the chips before."""
+        steady = zone.stable_sig
+        if sig[0] or steady[0] or not 0 < sig[1] < steady[1] or zone.emptied is not None:
+            return False
+        kinds = [kind for _, kind, _ in zone.unsteady]
+        before = [kind for f, kind, _ in zone.unsteady if f < zone.cand_first]
+        return "hand" not in kinds and before.count("unsure") > before.count("own")
 
     def _hidden_under(self, name: str, zone: _Zone, sig: Signature, zo: ZoneObs, payout: ZoneObs | None) -> bool:
         """A confirmed stack, every chip of it in plain view as it was confirmed (`ZoneState.hidden_room` unset), read

@@ -9,6 +9,7 @@ from pipelines.vision.track import (
     BRIEF_PAYOUT,
     CONTESTED_CARD,
     DOUBTFUL_READINGS,
+    FALL_FROM_DOUBT,
     REACHING_CHIPS,
     RESTLESS_BESIDE_WAGER,
     RESTLESS_CHIPS,
@@ -243,6 +244,33 @@ def test_a_stack_read_less_once_another_stack_hides_a_chip_of_it_is_no_doubt():
     five_unsure = {"seat2.high_run": ZoneObs(chips=[5], chips_uncertain=True, chips_min_confidence=0.35)}
     assert steps(_run(t, [five] * 5 + [ones if v == 1 else five_unsure for v in later])) == [
         (5, False, ""), (5, True, UNSTEADY_STACK)]
+
+
+def test_a_stack_read_surely_as_fewer_chips_with_no_hand_after_doubtful_readings_of_more_is_in_doubt():
+    # High Tie, video (set A12, 12792): a $300 Main of three $100 chips read $400 for 55 frames, its top chip boxed
+    # twice half a chip apart in some frames (sure) and with a chip counted unseen in the gap between the two boxes in
+    # most (with doubt), then $300 surely, no hand near, until its surrender: a $100 pinch was claimed.
+    def main(total: int, sure: bool = True) -> dict[str, ZoneObs]:
+        doubt = not sure
+        return {"seat4.main": ZoneObs(chips=[100] * (total // 100), chips_uncertain=doubt, chips_doubt_other=doubt,
+                                      chips_gap_only=doubt, chips_min_confidence=1.0)}
+
+    def steps(changes: list) -> list[tuple[float, bool, str]]:
+        return [(c.after.chip_total, c.after.uncertain, c.after.doubt) for c in changes]
+
+    laid = [main(400)] * 4
+    doubtful = [main(400, sure=i % 4 == 0) for i in range(16)]  # with doubt in three frames of four
+    fell = [main(300)] * 12
+    t = ZoneTracker(stable_frames=3, removal_frames=6)
+    assert steps(_run(t, laid + doubtful + fell)) == [(400, False, ""), (300, True, FALL_FROM_DOUBT)]
+    # read surely as the more in most frames: chips taken (a pinch; the simulator draws no player's hands)
+    t = ZoneTracker(stable_frames=3, removal_frames=6)
+    surely = [main(400, sure=i % 4 != 0) for i in range(16)]
+    assert steps(_run(t, laid + surely + fell)) == [(400, False, ""), (300, False, "")]
+    # the dealer's hand over it meanwhile: it may have taken a chip
+    t = ZoneTracker(stable_frames=3, removal_frames=6)
+    hand = {len(laid) + 10: {"seat4.main"}}
+    assert steps(_run(t, laid + doubtful + fell, covered=hand)) == [(400, False, ""), (300, False, "")]
 
 
 def test_an_unsteady_doubt_answered_by_new_contents_comes_before_the_take_they_follow():
