@@ -407,6 +407,13 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
                           frames=FrameRange(start=inst.start, end=inst.end if inst.end is not None else live.last),
                           uncertain=inst.uncertain)
                 seen.append(WagerSeen(w, inst, lock, f"seat{ref.seat}.{ref.spot}.paid", uncertain=inst.uncertain))
+                # Wagered before the deal, a stack first seen after bets closed is no wager made: placed late, or
+                # another stack's chips read in its spot (a Pick 2 Bonus payout's $25 read in the empty 5-card Bonus
+                # spot for three frames under the hand). A split hand's wager (hand > 0) is laid in play.
+                if spot in self.round_spots and hand == 0 and closes and inst.start > closes[-1]:
+                    _doubt_wager(live, seen[-1], f"first seen at frame {inst.start}, after bets closed at frame "
+                                                 f"{closes[-1]}: placed late, or chips of another stack read in "
+                                                 "its spot")
         keys = [ws.key for ws in seen]
         for k in {k for k in keys if keys.count(k) > 1}:
             live.note(f"seat {k[0]} {k[1]} (hand {k[2]}): more than one stack in one round")
@@ -507,8 +514,8 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
             live.note("settlement order: where the dealer's hand lay, the times seen and the manual's order disagree "
                       "in a circle, so the order the settlements were made in is not known; they are listed as seen")
         for pairs, why in ((self._assumed_order, "seen the other way round but too close in time to tell"),
-                           (self._unseen_order, "a payout was laid while its wager was out of view, so which "
-                                                "came first is unknown")):
+                           (self._unseen_order, "a payout was laid out of view (its wager hidden, or its spot "
+                                                "under the dealer's hand), so which came first is unknown")):
             for a, b in pairs:
                 live.note(f"settlement order of seat {a[0]} {a[1]} (hand {a[2]}) and seat {b[0]} {b[1]} "
                           f"(hand {b[2]}): {why}; the manual's order is assumed")

@@ -147,9 +147,13 @@ class SettlementOrder:
         """A payout whose wager was out of view (under the dealer's hand) just before the payout showed was laid
         at some moment of that spell, not `PAYOUT_LAG_S` before it showed: the frame the spell began. (A 3 Card
         Monster Ante payout laid as the hand went on to the Monster: the Ante and its payout hidden for a second,
-        the payout seen 1.3 s after the Monster was taken, as if laid after it.)"""
+        the payout seen 1.3 s after the Monster was taken, as if laid after it.) So too a payout first seen while the
+        hand still lay over its spot, bare before the hand came (`CoverLog.laid_under`): laid at some moment of the
+        hand's stay (a 3 Card Monster $500 Play payout laid at 142 under a hand that stayed over its spot to 165, first
+        read at 161, after the Ante's payout laid at 148 and read at 153)."""
         if ws.outcome != "win" or ws.settled_at is None:
             return None
         lag, near = PAYOUT_LAG_S * self.fps, SAME_TIME_S * self.fps
         spells = [gone for gone, back in ws.inst.hidden if 0 <= ws.settled_at - back <= lag + near]
-        return min(spells) if spells else None
+        under = self.cover.laid_under(ws.paid_zone, ws.settled_at) if self.cover is not None else None
+        return min([*spells, *([under] if under is not None else [])], default=None)

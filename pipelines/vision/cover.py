@@ -125,6 +125,19 @@ class CoverLog:
             return None
         return spell.first, shown
 
+    def laid_under(self, zone: str, shown: int) -> int | None:
+        """The first frame of the spell something lay over `zone` that was still on at `shown`, the frame a stack
+        there first showed, where the zone was bare until that spell began: the stack was laid at some moment of the
+        spell up to `shown`, unseen (a payout that shows while the hand still lies over part of it). None
+        otherwise."""
+        spell = self._covered.latest_before(zone, shown + 1)
+        if spell is None or spell.last < shown:
+            return None
+        bare = self._bare.last_before(zone, spell.first)
+        if bare is None or bare < spell.first - self._covered.end_frames:
+            return None
+        return spell.first
+
     def covered_through(self, zone: str, first: int, last: int) -> bool:
         """Whether one spell of something over `zone` lasted from `first` to `last` (frames), both included."""
         spell = self._covered.latest_before(zone, first + 1)

@@ -414,3 +414,30 @@ def test_a_stack_read_gone_as_the_hand_left_its_box_was_taken_during_the_hands_s
     assert order(range(598, 610)) == ["play", "ante"]  # taken under the hand, up to 8 frames before it read gone
     assert order(None) == ["ante", "play"]  # the spot in view all along: gone when read gone, after the payout
     assert order(range(598, 605)) == ["ante", "play"]  # the hand had left it well before it read gone
+
+
+def test_a_payout_shown_while_its_spot_is_still_under_the_hand_was_laid_at_an_unseen_moment() -> None:
+    from pipelines.rounds.three_card_monster import ThreeCardMonsterMachine
+
+    # 3 Card Monster, held-out video (set A14, 12863, round cb66b4f8): seat 3's $500 Play paid at 142-144 and its
+    # $500 Ante at 148-150, the hand over the Play's paid spot from 137 (bare before) to past 161; the Ante's payout
+    # showed at 153, the Play's only at 161, so by the times seen the Ante was paid first: an order the manual does
+    # not give, claimed.
+    def order(play_paid_covered: range) -> tuple[list[str], list]:
+        log = CoverLog()
+        for f in range(130, 170):
+            covered = {"seat3.play.paid"} if f in play_paid_covered else set()
+            log.add(f, covered, {"seat3.play.paid"} - covered if f < play_paid_covered.start else set())
+        m = ThreeCardMonsterMachine("T1", cover=log)
+        m._assumed_order, m._unseen_order = [], []
+        play = WagerSeen(Wager(seat=3, spot="play", amount=500.0), ChipInstance("seat3.play", 0, [(0, 500.0)]), 0,
+                         "seat3.play.paid", outcome="win", paid=500.0, settled_at=161)
+        ante = WagerSeen(Wager(seat=3, spot="ante", amount=500.0), ChipInstance("seat3.ante", 0, [(0, 500.0)]), 0,
+                         "seat3.ante.paid", outcome="win", paid=500.0, settled_at=153)
+        out = m._in_dealer_order([ante, play], {(3, "play", 0): 0, (3, "ante", 0): 1})
+        return [ws.wager.spot for ws in out], m._unseen_order
+
+    # Laid at some moment of the hand's stay, up to 161: which came first is not known; the manual's order, in doubt.
+    assert order(range(137, 170)) == (["play", "ante"], [((3, "play", 0), (3, "ante", 0))])
+    # The hand gone from the Play's paid spot long before its payout showed: laid after the Ante's, as seen.
+    assert order(range(137, 141)) == (["ante", "play"], [])

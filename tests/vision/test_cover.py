@@ -66,6 +66,18 @@ def test_a_stack_was_laid_within_the_spell_its_spot_was_covered_if_it_was_bare_b
     assert _log(seen).laid_within("b", 20) is None
 
 
+def test_a_stack_shown_while_its_spot_is_still_covered_was_laid_under_the_hand() -> None:
+    # 3 Card Monster, video (set A14, seed 12863): a $500 Play payout laid at frame 142, its spot under the hand from
+    # 137 (bare before) until past 161, the payout first read at 161 with the hand still over part of it.
+    spot = [(135, set(), {"a"}), (136, set(), {"a"}), *((f, {"a"}, set()) for f in range(137, 170))]
+    assert _log(spot).laid_under("a", 161) == 137
+    assert _log(spot).laid_within("a", 161) is None  # no spell ended as it showed
+    held = [(135, set(), set()), (136, set(), set()), *spot[2:]]  # something lay there before the hand came
+    assert _log(held).laid_under("a", 161) is None
+    assert _log(spot[:20]).laid_under("a", 161) is None  # the spell was over, long before it showed
+    assert _log(spot).laid_under("b", 161) is None
+
+
 def test_a_stack_was_taken_before_its_spot_was_next_bare() -> None:
     # A stack gone from view at 30 under the hand's edge, its spot bare from 34.
     log = _log([(29, set(), set()), (30, {"a"}, set()), (31, set(), set()), (32, set(), set()),

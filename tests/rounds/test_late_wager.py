@@ -1,0 +1,32 @@
+"""A stack first seen in a spot wagered before the deal (`RoundMachine.round_spots`) after bets closed, for the round
+as a whole (hand 0), is no wager the round can claim as made: placed late, or chips of another stack read in its spot.
+The round says so rather than settling it."""
+
+from __future__ import annotations
+
+from pipelines.rounds.compare import compare_rounds
+from pipelines.vision.observe import FrameObs, ZoneObs
+
+from .conftest import nearest_round, rounds_with_edited_observations, scripted_session
+
+GAME = "3-card-monster"
+
+
+def test_chips_read_in_an_empty_spot_after_bets_closed_are_no_wager_made():
+    # Pick 2, video (set A14, seed 12864, round 2f39d34a): a $25 chip of a Bonus payout under the dealer's hand read in
+    # the seat's empty 5-card Bonus spot for three frames, 180 frames after bets closed: the round said a $25 Bonus was
+    # wagered and lost.
+    scripted, setup, _, _ = scripted_session(GAME, 3, 4)
+    truth = scripted[0].round
+    close = min(e.frame for e in truth.events if e.type == "bets_closed")
+    seat = next(w.seat for w in truth.wagers if w.spot == "ante"
+                and not any(o.seat == w.seat and o.spot == "royal" for o in truth.wagers))
+    spot, shown = f"seat{seat}.royal", range(close + 40, close + 46)
+
+    def stray_chip(frame: int, obs: FrameObs) -> None:
+        if frame in shown:
+            obs[spot] = ZoneObs(chips=[25], chips_min_confidence=0.95)
+
+    rnd = nearest_round(rounds_with_edited_observations(GAME, scripted, setup, stray_chip), truth)
+    assert any(n.startswith(f"seat {seat} royal (hand 0): first seen at frame") for n in rnd.notes), rnd.notes
+    assert compare_rounds([rnd], [truth])[0].result == "incomplete", rnd.notes
