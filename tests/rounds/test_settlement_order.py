@@ -441,3 +441,6 @@ def test_a_payout_shown_while_its_spot_is_still_under_the_hand_was_laid_at_an_un
     assert order(range(137, 170)) == (["play", "ante"], [((3, "play", 0), (3, "ante", 0))])
     # The hand gone from the Play's paid spot long before its payout showed: laid after the Ante's, as seen.
     assert order(range(137, 141)) == (["ante", "play"], [])
+    # The hand over it from 155 only: shown no later than a payout laid as the hand came shows anyway (set A5 12511,
+    # King High: seat 4's Pokerpot payout shown 5 frames after the hand came, before seat 1's), as seen.
+    assert order(range(155, 170)) == (["ante", "play"], [])
