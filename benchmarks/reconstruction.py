@@ -74,6 +74,7 @@ DOUBT_KINDS: tuple[tuple[str, str], ...] = (
     ("payout_fell_after_hand", r"once the hand had come back over it"),
     ("frames_lost", r"were not analysed"),
     ("read_by_turns", r"but read so already at frame"),
+    ("wager_first_seen_late", r"after bets closed at frame \d+: placed late"),
 )
 
 
