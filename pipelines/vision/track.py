@@ -142,7 +142,8 @@ class _Zone:
     restless: deque = field(default_factory=lambda: deque(maxlen=RESTLESS_WINDOW))
     # the last readings of a zone holding a confirmed stack: (frame, "own" or "other") where read confidently as its
     # total or as another, the hand not over it, (frame, "unsure") as its total with doubt, (frame, "hand") under the
-    # hand, else (frame, None); each with the total read (_unsteady, _fall_from_doubt)
+    # hand or as some of its chips where another stack may hide one (`_hidden_under`), else (frame, None); each with
+    # the total read (_unsteady, _fall_from_doubt)
     unsteady: deque = field(default_factory=lambda: deque(maxlen=RESTLESS_WINDOW))
     outread: list[int] = field(default_factory=list)  # the frames of the other readings that made it unsteady
     # the chips-only total the confirmed chips grew from on their spot, the spot not read empty between; else 0
