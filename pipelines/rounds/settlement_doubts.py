@@ -109,10 +109,11 @@ class SettlementDoubts:
                 live.notes.remove(n)
                 p.doubtful.discard(f)
             ws.uncertain = ws.inst.uncertain or p.uncertain
-            if any(not n.endswith(DOUBTFUL_READINGS) for _, n in otherwise):
+            unsure = sum(n.endswith(DOUBTFUL_READINGS) for _, n in otherwise)
+            if unsure < len(otherwise):
                 live.note(f"inferred: {_about(ws)}: payout read as {ws.paid:g}, what the rules pay, though read surely "
                           "as other totals in frames too few to confirm")
-            if any(n.endswith(DOUBTFUL_READINGS) for _, n in otherwise):
+            if unsure:
                 live.note(f"inferred: {_about(ws)}: payout read as {ws.paid:g}, what the rules pay, with doubt in most "
                           "of its frames: a misread chip would have had to make up for a payout error to the chip")
 

@@ -156,6 +156,6 @@ class SettlementOrder:
         lag, near = PAYOUT_LAG_S * self.fps, SAME_TIME_S * self.fps
         spells = [gone for gone, back in ws.inst.hidden if 0 <= ws.settled_at - back <= lag + near]
         under = self.cover.laid_under(ws.paid_zone, ws.settled_at) if self.cover is not None else None
-        if under is not None and ws.settled_at - under <= lag + near:
-            under = None  # shown no later than a payout laid as the hand came shows anyway: `when` has it
-        return min([*spells, *([under] if under is not None else [])], default=None)
+        if under is not None and ws.settled_at - under > lag + near:  # sooner, `when` has it: a payout shows so late
+            spells.append(under)
+        return min(spells, default=None)

@@ -120,8 +120,7 @@ class CoverLog:
         if spell is None or spell.last >= shown:
             return None
         analysed_between = bisect.bisect_left(self._frames, shown) - bisect.bisect_right(self._frames, spell.last)
-        bare = self._bare.last_before(zone, spell.first)
-        if analysed_between or bare is None or bare < spell.first - self._covered.end_frames:
+        if analysed_between or not self._bare_until(zone, spell):
             return None
         return spell.first, shown
 
@@ -131,12 +130,13 @@ class CoverLog:
         spell up to `shown`, unseen (a payout that shows while the hand still lies over part of it). None
         otherwise."""
         spell = self._covered.latest_before(zone, shown + 1)
-        if spell is None or spell.last < shown:
-            return None
+        return spell.first if spell is not None and spell.last >= shown and self._bare_until(zone, spell) else None
+
+    def _bare_until(self, zone: str, spell: _Spell) -> bool:
+        """Whether `zone` was seen bare until the covered `spell` began (within the frames that end a spell): nothing
+        lay there before the hand came (`laid_within`, `laid_under`)."""
         bare = self._bare.last_before(zone, spell.first)
-        if bare is None or bare < spell.first - self._covered.end_frames:
-            return None
-        return spell.first
+        return bare is not None and bare >= spell.first - self._covered.end_frames
 
     def covered_through(self, zone: str, first: int, last: int) -> bool:
         """Whether one spell of something over `zone` lasted from `first` to `last` (frames), both included."""

@@ -462,9 +462,10 @@ class ZoneTracker:
         steady = zone.stable_sig
         if sig[0] or steady[0] or not 0 < sig[1] < steady[1] or zone.emptied is not None:
             return False
-        kinds = [kind for _, kind, _ in zone.unsteady]
+        if any(kind == "hand" for _, kind, _ in zone.unsteady):
+            return False
         before = [kind for f, kind, _ in zone.unsteady if f < zone.cand_first]
-        return "hand" not in kinds and before.count("unsure") > before.count("own")
+        return before.count("unsure") > before.count("own")
 
     def _hidden_under(self, name: str, zone: _Zone, sig: Signature, zo: ZoneObs, payout: ZoneObs | None) -> bool:
         """A confirmed stack, every chip of it in plain view as it was confirmed (`ZoneState.hidden_room` unset), read
