@@ -132,6 +132,7 @@ class _Zone:
     cand_count: int = 0
     cand_uncertain: int = 0  # how many of the candidate's frames were uncertain
     cand_other: int = 0  # how many for another reason than chips reaching into another spot
+    cand_gap: int = 0  # how many read with doubt for a chip counted unseen in a gap alone (`ZoneObs.chips_gap_only`)
     cand_hidden_room: bool = True  # a missed chip could have lain unseen in a candidate frame (`ZoneObs`)
     cand_reach_into: set[str] = field(default_factory=set)  # other betting spots its chips lay in (`ZoneObs`)
     sure_again: int = 0  # confident frames of a state confirmed as uncertain, since it was confirmed
@@ -154,6 +155,9 @@ class _Zone:
     # read with doubt for a chip counted unseen in a gap alone, ("other", total) with doubt for more, ("sure",
     # total) confidently; None for no chips or cards (`_gap_read_away`)
     gap_reads: deque = field(default_factory=lambda: deque(maxlen=RESTLESS_WINDOW))
+    # the doubtful total a stack was confirmed as and read away from as a gap read for a chip (`_gap_read_away`);
+    # the same gap reading again is that artefact, no new chips (`_restless`); else 0
+    gapped_away: float = 0.0
     # chip totals read since the zone last read empty: total -> [first frame read, last frame read confidently or -1]
     since_empty: dict[float, list[int]] = field(default_factory=dict)
     # a payout spot confirmed empty: its readings of chips since it last read empty, (frame, reading, with doubt)
@@ -331,6 +335,7 @@ class ZoneTracker:
                 zone.cand_count += 1
                 zone.cand_uncertain += uncertain
                 zone.cand_other += other
+                zone.cand_gap += uncertain and zo.chips_gap_only
                 zone.cand_hidden_room |= zo.chips_hidden_room
                 zone.cand_reach_into |= zo.chips_reach_into
             else:
@@ -341,13 +346,14 @@ class ZoneTracker:
                     zone.prev_cand = (zone.cand_sig, zone.cand_first, frame)
                 zone.cand_sig, zone.cand_first, zone.cand_count, zone.cand_uncertain = sig, first, 1, int(uncertain)
                 zone.cand_other, zone.cand_hidden_room = int(other), zo.chips_hidden_room
+                zone.cand_gap = int(uncertain and zo.chips_gap_only)
                 zone.cand_reach_into = set(zo.chips_reach_into)
             need = self.removal_frames if loss else self.stable_frames
             sure = zone.cand_count - zone.cand_uncertain
             # Certain once enough frames read it confidently; a partly hidden chip is often read
             # confidently a few frames later, so wait a little before settling for uncertain.
             ready = sure >= need or zone.cand_count >= need + self.stable_frames
-            if sig == zone.cand_sig and zone.cand_count >= need and ready:
+            if sig == zone.cand_sig and zone.cand_count >= need and ready and not self._gap_again(zone, sig):
                 why = DOUBTFUL_READINGS if zone.cand_other else REACHING_CHIPS
                 reached = tuple(sorted(zone.cand_reach_into)) if sure < need and not zone.cand_other else ()
                 if sure >= need and self._fall_from_doubt(zone, sig):
@@ -374,7 +380,7 @@ class ZoneTracker:
                 live = {tid for tid, _ in sig[0]}
                 zone.tracks = {tid: t for tid, t in zone.tracks.items() if tid in live}  # gone is gone
             elif not occluded:
-                change = self._restless(name, zone, frame, sig, uncertain)
+                change = self._restless(name, zone, frame, sig, uncertain, zo.chips_gap_only)
         if sig == zone.stable_sig and not uncertain:
             zone.own_chips = tuple(zo.chips)
         if change is None and not leading:
@@ -561,9 +567,20 @@ class ZoneTracker:
                         first_read=zone.since_empty.get(sure[0], [None])[0])
         change = ZoneChange(name, frame, zone.stable, after)
         self._settle_on(zone, ((), sure[0]), after)
+        zone.gapped_away = steady[1]
         return change
 
-    def _restless(self, name: str, zone: _Zone, frame: int, sig: Signature, uncertain: bool) -> ZoneChange | None:
+    @staticmethod
+    def _gap_again(zone: _Zone, sig: Signature) -> bool:
+        """Whether the candidate is the doubtful total its stack was read away from (`_gap_read_away`), read in
+        every frame of it with doubt for a chip counted unseen in a gap alone: the same artefact again, not chips
+        added (a 3 Card Monster $400 Play of four $100 chips, read $500 that way in 65 % of the frames, $400 surely
+        in the rest, from the Play's placing to its return). A chip really added is boxed, not counted in a gap."""
+        return (zone.gapped_away > 0 and sig == ((), zone.gapped_away) and not zone.stable.uncertain
+                and zone.cand_gap == zone.cand_count)
+
+    def _restless(self, name: str, zone: _Zone, frame: int, sig: Signature, uncertain: bool,
+                  gap_only: bool = False) -> ZoneChange | None:
         """New chips read in a spot in most of the last `RESTLESS_WINDOW` frames, never the same long enough
         to confirm: something is there that cannot be read (a payout half under a card, flickering between
         totals). It is confirmed as uncertain, as its most frequent reading among those read confidently (else
@@ -574,8 +591,12 @@ class ZoneTracker:
         every confident reading says it is as it was (a High Tie $5 side wager read $105 with doubt in 12 of 20
         frames, $5 surely in the rest). A chip really added shows confidently once the hand leaves it. The window
         holds the frames since the stack was confirmed, fewer than `RESTLESS_WINDOW` soon after: the share is of
-        those (a Pick 2 $20 payout read $120 with doubt in 12 of the 16 frames since, $20 surely in four)."""
+        those (a Pick 2 $20 payout read $120 with doubt in 12 of the 16 frames since, $20 surely in four).
+
+        Nor is the gap reading a stack was read away from (`_gap_again`), when it comes again."""
         new = _chips_only(zone, sig) and sig[1] > 0 and not self._is_loss(zone.stable_sig, sig)
+        if new and uncertain and gap_only and sig == ((), zone.gapped_away):
+            new = False  # the gap artefact the stack was read away from, seen again (`_gap_again`)
         zone.restless.append((frame, sig, uncertain) if new else None)
         seen = [r for r in zone.restless if r is not None and r[1] != zone.stable_sig]
         own = [r for r in seen if r[1] is not None]  # the rest: its chips read with its wager's (`_wager_read_over`)
@@ -672,6 +693,7 @@ class ZoneTracker:
         zone.gap_reads.clear()
         zone.read_as_confirmed = False
         zone.grown_from = 0.0
+        zone.gapped_away = 0.0
 
     def _resumed_first(self, zone: _Zone, sig: Signature, frame: int) -> int:
         """The frame new contents date from: the start of the candidate before the last one when they are

@@ -390,6 +390,27 @@ def test_a_stack_in_doubt_for_a_chip_counted_in_a_gap_and_read_surely_without_it
     assert [c.after.chip_total for c in _run(t, [gap] * 7 + [two, low] * 6)] == [3]
 
 
+def test_the_gap_reading_a_stack_was_read_away_from_is_no_new_chips_when_it_comes_again():
+    # 3 Card Monster, video (set A6, 12553): a $400 Play of four $100 chips, read $500 with a chip counted in a gap
+    # in 65 % of its frames and $400 surely in the rest. Read away to $400 once, the same $500 readings then
+    # confirmed it with doubt again, or made it restless, and the round was in doubt over a Play never changed.
+    def play(total: int, gap: bool = False) -> dict[str, ZoneObs]:
+        return {"seat3.play": ZoneObs(chips=[100] * (total // 100), chips_uncertain=gap, chips_doubt_other=gap,
+                                      chips_gap_only=gap, chips_min_confidence=0.9)}
+
+    flicker = [play(500, gap=True)] * 7 + [play(400), play(500, gap=True)] * 6 + [play(400)]
+    again = [play(500, gap=True)] * 4 + [play(400)] + [play(500, gap=True)] * 3 + [play(400)] + [
+        play(500, gap=True)] * 6 + [play(400)] * 2
+    t = ZoneTracker(stable_frames=3)
+    changes = _run(t, [play(400)] * 4 + flicker + again)
+    assert [(c.after.chip_total, c.after.uncertain) for c in changes] == [(400, False), (500, True), (400, False)]
+    # a chip boxed (not counted in a gap) at that total is one: the stack is as uncertain as before
+    boxed = [play(500)] * 4 + [play(400)] + [play(500)] * 3
+    t = ZoneTracker(stable_frames=3)
+    changes = _run(t, [play(400)] * 4 + flicker + boxed)
+    assert [(c.after.chip_total, c.after.uncertain) for c in changes][-1] == (500, False)
+
+
 def test_a_payout_read_surely_as_more_for_a_moment_is_unsure_until_read_surely_again():
     # King High, video (set 11591): a $200 High payout of two $100 chips lying almost one on the other, read as one
     # box in five of the six frames it lay, as two in the sixth; confirmed at $100, the round claimed a short pay.
