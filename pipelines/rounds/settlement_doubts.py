@@ -60,14 +60,18 @@ class SettlementDoubts:
         went: a stack is taken by a hand, so it was hidden, or left, not seen taken; the round says so rather than
         settling it as collected. (High Tie, held-out video: a losing $100 Side the dealer never collected, the
         seat's split cards over it, read as gone with no hand near, then seen again in single frames until the
-        clearing: a missed collection read as a loser collected.)"""
+        clearing: a missed collection read as a loser collected.) A hand over its payout spot is over it: that spot
+        lies in line with it on the dealer's side, and the hand reaching for the stack covers it first (a 3 Card
+        Monster $5 Monster gone as the hand came over its payout spot, the spot itself covered two frames later)."""
         if self.cover is None:
             return
         for ws in seen:
             if ws.outcome != "removed":
                 continue
             end = ws.inst.end
-            hand = self.cover.last_covered_before(ws.inst.zone, end + 1)
+            # its payout spot lies in line with it, dealer's side: the hand that takes it is over that first
+            hands = [self.cover.last_covered_before(z, end + 1) for z in (ws.inst.zone, f"{ws.inst.zone}.paid")]
+            hand = max((f for f in hands if f is not None), default=None)
             if hand is None or end - hand > UNHANDED_GONE_S * self.fps:
                 _doubt_wager(live, ws, f"gone from view at frame {end} with no hand over its spot"
                                        f"{'' if hand is None else f' since frame {hand}'}: not seen taken (hidden, or "

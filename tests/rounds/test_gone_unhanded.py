@@ -8,9 +8,10 @@ from pipelines.vision.observe import FrameObs
 from .conftest import rounds_with_edited_observations, session
 
 
-def _side_gone(hand_seen: bool) -> tuple[list[str], str]:
+def _side_gone(hand_seen: bool, over_payout_spot: bool = False) -> tuple[list[str], str]:
     """High Tie (seed 3): the first round's losing Side, collected at its frame, with the dealer's hand over its spot
-    as the perfect observation has it, or not seen there (`hand_seen` False); the round's notes and result."""
+    as the perfect observation has it, or not seen there (`hand_seen` False) nor over its payout spot, unless
+    `over_payout_spot`; the round's notes and result."""
     scripted, _, setup = session("high-tie", 3, 3)
     truth = scripted[0].round
     taken = next(e for e in truth.events if e.type == "wager_collected" and e.spot == "side")
@@ -22,6 +23,9 @@ def _side_gone(hand_seen: bool) -> tuple[list[str], str]:
     def no_hand(frame: int, covered: set[str]) -> None:
         if not hand_seen and taken.frame - 20 <= frame <= taken.frame + 20:
             covered.discard(spot)
+            covered.discard(f"{spot}.paid")
+            if over_payout_spot:
+                covered.add(f"{spot}.paid")
 
     got = rounds_with_edited_observations("high-tie", scripted, setup, keep, no_hand)
     rnd = next(r for r in got if r.round_id == truth.round_id)
@@ -37,5 +41,14 @@ def test_a_wager_gone_with_no_hand_over_its_spot_is_not_taken_for_collected():
     assert result == "incomplete"
     # taken under the hand, as a collection is, it is settled as seen
     notes, result = _side_gone(hand_seen=True)
+    assert not any("no hand over its spot" in n for n in notes), notes
+    assert result == "exact"
+
+
+def test_a_wager_gone_as_the_hand_came_over_its_payout_spot_was_taken():
+    # 3 Card Monster, video (set A16, 12933): a losing $5 Monster gone as the dealer's hand came over its payout spot,
+    # which lies in line with it on the dealer's side; the hand covered the spot itself two frames later. It was
+    # said not seen taken.
+    notes, result = _side_gone(hand_seen=False, over_payout_spot=True)
     assert not any("no hand over its spot" in n for n in notes), notes
     assert result == "exact"
