@@ -137,6 +137,37 @@ class ChipBoxChecks:
             return None
         return end
 
+    def _payouts_ending_on_stacks(self, stacks: list[ChipStackObs], pts: np.ndarray, u: np.ndarray
+                                  ) -> list[ChipStackObs]:
+        """`stacks`, each payout's single row that ends, away from its wager, in a box lying in one line with another
+        betting spot's stack, less than `RUN_GAP_STEPS` from its first chip, read as reaching into that spot where the
+        row is `OFF_CENTRE_STEPS` or more off the payout's spot with the box and centred on it without: a payout is
+        laid centred on its spot, so the box is as likely that stack's end chip, read in one run with the payout. (Pick
+        2, set A17, seed 12974: a $175 Play payout, an overpay, laid in one line between its wager and the seat's Ante;
+        the Ante's first $25 chip joined the payout's row, and $200 was read surely: a $50 overpay claimed.) The
+        payout is in doubt in such frames, as for a box of its own wager (`_wager_chip_ending`)."""
+        v = pts @ self.spread.axes[1]
+        v_tol = 0.3 * self.spread.row_pitch_mm
+        zone_of = {i: st.zone for st in stacks for i in st.members}
+        out = list(stacks)
+        for k, st in enumerate(stacks):
+            wager = _wager_of(st.zone)
+            if wager is None or len(st.rows) != 1 or len(st.rows[0]) < 3:
+                continue
+            row = list(st.rows[0])
+            away = 1.0 if self._spot_uv[wager][0] < self._spot_uv[st.zone][0] else -1.0
+            end = max(row, key=lambda i: away * u[i])
+            rest = [i for i in row if i != end]
+            if not self._off_its_spot(st.zone, u[row]) or self._off_its_spot(st.zone, u[rest]):
+                continue
+            ahead = away * (u - u[end])
+            beyond = (ahead > 0) & (ahead < RUN_GAP_STEPS * self.spread.step_mm) & (np.abs(v - v[end]) <= v_tol)
+            spots = {zone_of.get(int(i)) for i in np.flatnonzero(beyond)} - {None, wager, st.zone}
+            spots = {z for z in spots if _wager_of(z) is None and z in self._spot_uv}
+            if spots:
+                out[k] = replace(st, reach_into=tuple(sorted({*st.reach_into, *spots})))
+        return out
+
     def _off_its_spot(self, zone: str, row_u: np.ndarray) -> bool:
         """Whether a row of chips at places `row_u` along the spread is centred `OFF_CENTRE_STEPS` or more off
         `zone`'s spot."""

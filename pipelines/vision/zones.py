@@ -230,7 +230,7 @@ class ZoneMapper(ChipBoxChecks, MissedChipRoom, SceneObservation):
                 wagers |= np.asarray(m) == end
             out.append(ChipStackObs(tuple(sorted(m)), float(c[0]), float(c[1]), z, rows=st_rows,
                                     rows_regular=not irregular & set(m), reach_into=_straddled(z, in_bet[m], wagers)))
-        return out
+        return self._payouts_ending_on_stacks(out, pts, u)
 
     def _bet_zone_holding(self, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """For each point, the name of the bet zone whose polygon holds it (else "") and its distance from

@@ -214,6 +214,31 @@ def test_a_wager_chip_boxed_off_its_place_at_the_end_of_its_payouts_row_puts_the
     assert len(st.members) == 5 and st.reach_into == () and st.regular
 
 
+def test_a_payout_row_ending_half_a_step_off_its_spot_in_line_with_another_spots_stack_is_in_doubt():
+    # Pick 2, set A17 (seed 12974, frame 545): a $175 Play payout ($100 and three $25, an overpay) laid between its
+    # wager and the seat's Ante, in one line with the first row of the stack on the Ante's spot. That stack's first
+    # $25 joined the payout's row, half a step off the payout's spot, and $200 was read surely: a $50 overpay claimed.
+    # The chips' places along and across the spread (mm), as the stored detections have them.
+    mapper, _ = _mapper("pick-2-poker")
+    along, across = mapper.spread.axes
+    payout = [(566.6, 1459.9, 100), (582.3, 1460.3, 25), (597.4, 1460.9, 25), (613.4, 1460.6, 25)]
+    beyond = [(627.1, 1460.5, 25), (643.9, 1460.6, 25), (660.2, 1460.8, 1), (678.0, 1463.9, 1), (636.9, 1503.0, 1),
+              (655.3, 1502.7, 1)]
+
+    def paid(chips: list[tuple[float, float, int]]):
+        pts = np.array([u * along + v * across for u, v, _ in chips])
+        stacks = mapper.group_stacks(pts, np.array([c for *_, c in chips], float))
+        return next(st for st in stacks if st.zone == "seat3.play.paid")
+
+    st = paid(payout + beyond)
+    assert len(st.members) == 5 and st.reach_into == ("seat3.ante",) and not st.regular
+    # a payout of five laid centred on its spot, the other stack a step past its end: its own row, no doubt
+    step, centre = mapper.spread.step_mm, mapper._spot_uv["seat3.play.paid"][0]
+    five = [(centre + (k - 2) * step, 1460.5, c) for k, c in enumerate([100, 25, 25, 25, 25])]
+    st = paid(five + [(centre + (2 + 1.08 + k) * step, 1460.5, c) for k, c in enumerate([25, 1, 1])])
+    assert len(st.members) == 5 and st.reach_into == () and st.regular
+
+
 def test_a_payout_reaching_into_an_empty_spot_is_in_doubt_for_that_alone(oracle):
     # King High, held-out video (set 9501): $100 + 4 x $5 laid beside its Suit wager, the last $5 inside the
     # next Suit spot. The zone is in doubt, and says that the reach is its only doubt, so the round can weigh it.
