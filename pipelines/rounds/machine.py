@@ -333,10 +333,25 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
     def time_of(self, frame: int) -> str:
         return (self.session_start + timedelta(seconds=frame / self.fps)).isoformat()
 
+    @staticmethod
+    def _read_before_its_wager(p: ChipInstance, name: str, live: LiveRound) -> bool:
+        """Whether payout-spot stack `p` was read with doubt in every frame it was confirmed in and was gone before a
+        wager was first placed on its spot: a payout is laid after its wager, so it was a misreading (a 3 Card Monster
+        Play payout spot read $5 for four frames at 0.26-0.47 beside the cards, forty frames before the Play)."""
+        wager = live.chips.get(name.removesuffix(".paid"))
+        placed = min((i.start for i in wager.instances), default=None) if wager is not None else None
+        return (placed is not None and p.end is not None and p.end <= placed
+                and all(f in p.doubtful for f, _ in p.steps))
+
     def merge_chips(self, live: LiveRound) -> None:
-        """One stack per spot per round: a stack that vanished and came back was only covered."""
-        for z in live.chips.values():
-            z.merge_gaps(float("inf"), blip=REMNANT_S * self.fps)
+        """One stack per spot per round: a stack that vanished and came back was only covered. Not a payout spot's
+        across its wager's placing: a payout is laid after its wager, so what was read there before is something
+        else (a 3 Card Monster Play payout spot read $5 for four frames with doubt, forty frames before the Play was
+        placed, then paid $75: taken for one stack, the payout dated from before the Play and matched no wager)."""
+        for name, z in live.chips.items():
+            wager = live.chips.get(name.removesuffix(".paid")) if name.endswith(".paid") else None
+            placed = min((i.start for i in wager.instances), default=None) if wager is not None else None
+            z.merge_gaps(float("inf"), blip=REMNANT_S * self.fps, apart_at=placed)
 
     def _close(self, live: LiveRound) -> Round:
         self.merge_chips(live)
@@ -474,6 +489,9 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
                 if laid is not None:
                     live.note(f"inferred: the stack seen in {name} from frame {p.start} to {p.end} was the payout "
                               f"being laid in {laid}")
+                elif self._read_before_its_wager(p, name, live):
+                    live.note(f"inferred: the {p.peak:g} read with doubt in {name} from frame {p.start} to {p.end}, "
+                              "gone before a wager was placed on its spot, was no payout")
                 elif self._hand_read_as_chips(p):
                     live.note(f"inferred: the {p.peak:g} read with doubt in {name} from frame {p.start} to {p.end}, "
                               "only ever under the dealer's hand and gone before it left, was the hand read as chips")

@@ -234,20 +234,25 @@ class ChipZone:
         if cur is not None:
             cur.doubtful = {f for f in cur.doubtful if f >= frame}
 
-    def merge_gaps(self, max_gap: float, blip: float = 0.0) -> None:
+    def merge_gaps(self, max_gap: float, blip: float = 0.0, apart_at: int | None = None) -> None:
         """Join a stack that vanished and came back within `max_gap` frames: it was covered, not taken. A stack
         read between the two for no more than `blip` frames, and less than the one that went, was that one seen in
         part under the hand: it joins them (a 3 Card Monster $250 Ante payout read $50 for four frames under the
-        hand paying the Play beside it, then $250 again: taken for a second payout, it matched no wager)."""
+        hand paying the Play beside it, then $250 again: taken for a second payout, it matched no wager). Stacks
+        on either side of frame `apart_at` are two (a payout spot's, before and after its wager was placed)."""
         merged: list[ChipInstance] = []
         rest = list(self.instances)
+
+        def joins(prev: ChipInstance, later: ChipInstance) -> bool:
+            return (prev.continued_by(later) and later.start - prev.end <= max_gap
+                    and not (apart_at is not None and prev.end <= apart_at <= later.start))
+
         while rest:
             inst = rest.pop(0)
             prev = merged[-1] if merged else None
-            if prev is not None and prev.continued_by(inst) and inst.start - prev.end <= max_gap:
+            if prev is not None and joins(prev, inst):
                 prev.absorb(inst)
-            elif prev is not None and rest and inst.remnant_of(prev, blip) and prev.continued_by(rest[0]) \
-                    and rest[0].start - prev.end <= max_gap:
+            elif prev is not None and rest and inst.remnant_of(prev, blip) and joins(prev, rest[0]):
                 prev.absorb(inst)
                 prev.absorb(rest.pop(0))
             else:
