@@ -68,6 +68,9 @@ class WagerSeen:
     hidden_at: int | None = None  # the frame the wager was read as less than it is, to stay, as its payout was laid
     payout: ChipInstance | None = None
     shrank_at: int | None = None  # the frame its payout fell from a short-lived peak (`_payout_shrank`)
+    # the frame its payout showed, where that payout is what the rules pay: its readings from then are no fact of the
+    # round (`_paid_wagers_read_later`)
+    paid_as_rules_from: int | None = None
 
     @property
     def key(self) -> tuple[int, str, int]:
@@ -75,8 +78,10 @@ class WagerSeen:
 
     def rises(self) -> list[tuple[int, float]]:
         """(frame, total) of each reading above the amount locked, after it was locked (back to that amount after a
-        dip is no rise)."""
-        return [(f, after) for f, _, after in self.inst.changes_after(self.lock) if after > self.wager.amount + 0.005]
+        dip is no rise), and before a payout the rules' amount showed (`paid_as_rules_from`)."""
+        end = self.paid_as_rules_from if self.paid_as_rules_from is not None else math.inf
+        return [(f, after) for f, _, after in self.inst.changes_after(self.lock)
+                if after > self.wager.amount + 0.005 and f < end]
 
     def falls(self) -> list[tuple[int, float]]:
         """(frame, total) of each reading below the amount locked but not empty, after it was locked and before it

@@ -137,6 +137,7 @@ class SettlementDoubts:
         meanwhile were of the stacks being gathered (a King High $300 Suit and its $900 payout, the doubt at frame
         423, the take dated 420)."""
         for ws, p, on_table in _paid_as_rules_pay(seen, expected, live):
+            ws.paid_as_rules_from = p.start
             end = ws.inst.end if ws.inst.end is not None else live.last + 1
             later = [n for n in live.notes if (f := _observation_frame(n, ws.inst.zone)) is not None
                      and p.start <= f and (f <= end or n.endswith(UNSTEADY_STACK))]

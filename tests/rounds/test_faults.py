@@ -7,7 +7,7 @@ from dataclasses import replace
 from pipelines.games.round import Round
 from pipelines.rounds.registry import machine_for
 from pipelines.vision.observe import ZoneChange, ZoneState
-from pipelines.vision.track import PAYOUT_READ_LARGER, UNSTEADY_STACK
+from pipelines.vision.track import DOUBTFUL_READINGS, PAYOUT_READ_LARGER, UNSTEADY_STACK
 
 
 def _fault_rounds(scripted, kind):
@@ -54,12 +54,15 @@ def _state(cards=(), chips=0.0, uncertain=False) -> ZoneState:
 
 
 def _play(uncertain_card: bool, confirmed_later: bool = False, uncertain_ante: bool | str = False,
-          play_paid: tuple[ZoneState, ...] = (_state(chips=10),), play_unsteady_at: int | None = None) -> Round:
+          play_paid: tuple[ZoneState, ...] = (_state(chips=10),), play_unsteady_at: int | None = None,
+          play_rise_at: int | None = None) -> Round:
     """A hand-made 3 Card Monster round of one seat, fed as tracker changes. `confirmed_later`: each doubtful
     state is read confidently a few frames on (the tracker's change that drops only `uncertain`). `play_paid`: the
     Play payout's states in turn, a frame apart from frame 43 (it wins $10). `play_unsteady_at`: the frame the $10
     Play wager is put in doubt for being read as other totals (`UNSTEADY_STACK`): before frame 31, or after 63, the
-    frame its take is dated to, fed before the take as the tracker does (a removal confirms frames after its date)."""
+    frame its take is dated to, fed before the take as the tracker does (a removal confirms frames after its date).
+    `play_rise_at`: the frame the Play is confirmed with doubt as $20, a total first read as it was placed (frame 19,
+    before its lock)."""
     unsteady = replace(_state(chips=10), uncertain=True, doubt=UNSTEADY_STACK)
     m = machine_for("3-card-monster", "T9")
     states: dict[str, ZoneState] = {}
@@ -93,6 +96,9 @@ def _play(uncertain_card: bool, confirmed_later: bool = False, uncertain_ante: b
     to(40, "seat1.cards", _state(hand))
     for k, paid in enumerate(play_paid):
         to(43 + k, "seat1.play.paid", paid)
+    if play_rise_at is not None:
+        more = replace(_state(chips=20, uncertain=True), doubt=DOUBTFUL_READINGS, first_read=19)
+        to(play_rise_at, "seat1.play", more)
     to(47, "seat1.ante.paid", _state(chips=10))
     to(49, "seat1.monster", _state())
     for zone in ("dealer.card1", "dealer.card2", "dealer.card3", "dealer.discard", "seat1.cards"):
@@ -179,6 +185,20 @@ def test_a_wager_read_as_other_totals_as_it_was_gathered_with_its_payout_is_no_d
     # paid other than the rules pay on it: the doubt stays
     r = _play(uncertain_card=False, play_paid=(_state(chips=15),), play_unsteady_at=65)
     assert r.status == "incomplete" and any(n.endswith(UNSTEADY_STACK) for n in r.notes), r.notes
+
+
+def test_a_rise_read_with_doubt_after_a_payout_the_rules_amount_showed_is_no_doubt() -> None:
+    # King High, video (set A17, seeds 12961 and 12991): a $50 Seven paid $550 and a $50 Suit paid $150, each what the
+    # rules pay on the $50 locked; each read with doubt as more from just after its payout showed (a $100 box at
+    # 0.5-0.7 under the payout's edge), a total read once before bets closed too: the round said a chip may have been
+    # missed until then, or added after bets closed. Read after the payout showed, it is no fact of the round.
+    r = _play(uncertain_card=False, play_rise_at=55)
+    assert r.status == "complete", r.notes
+    assert any(n.startswith("inferred: seat 1 play") and "only once its payout of 10 showed" in n for n in r.notes)
+    assert r.wager(1, "play", 0).amount == 10
+    # read so before its payout showed: the doubt stays
+    r = _play(uncertain_card=False, play_rise_at=25)
+    assert r.status == "incomplete" and any("read so already at frame 19" in n for n in r.notes), r.notes
 
 
 def test_a_doubtful_total_corrected_by_the_tracker_is_the_wager_read_surely() -> None:
