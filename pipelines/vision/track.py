@@ -572,12 +572,19 @@ class ZoneTracker:
 
     @staticmethod
     def _gap_again(zone: _Zone, sig: Signature) -> bool:
-        """Whether the candidate is the doubtful total its stack was read away from (`_gap_read_away`), read in
-        every frame of it with doubt for a chip counted unseen in a gap alone: the same artefact again, not chips
-        added (a 3 Card Monster $400 Play of four $100 chips, read $500 that way in 65 % of the frames, $400 surely
-        in the rest, from the Play's placing to its return). A chip really added is boxed, not counted in a gap."""
-        return (zone.gapped_away > 0 and sig == ((), zone.gapped_away) and not zone.stable.uncertain
-                and zone.cand_gap == zone.cand_count)
+        """Whether the candidate is more chips than a stack confirmed surely, read in every frame of it with doubt for
+        a chip counted unseen in a gap alone, where the stack was read surely as itself in `STEADY_SHARE` of the last
+        `RESTLESS_WINDOW` frames, or the candidate is the doubtful total it was read away from (`_gap_read_away`): a
+        gap a chip really missed leaves in every frame, so this one is the detector's box drawn off its chip, not
+        chips added (a 3 Card Monster $400 Play of four $100 chips, read $500 that way in 65 % of the frames, $400
+        surely in the rest; a King High $2 High read so for 17 frames, then $3 that way in 12 of 17). A chip really
+        added is boxed, not counted in a gap."""
+        steady = zone.stable_sig
+        if (zone.stable.uncertain or steady[0] or sig[0] or not 0 < steady[1] < sig[1]
+                or zone.cand_gap != zone.cand_count):
+            return False
+        surely = sum(r is not None and r[1] == steady and not r[2] for r in zone.restless)
+        return sig[1] == zone.gapped_away or surely >= STEADY_SHARE * len(zone.restless) > 0
 
     def _restless(self, name: str, zone: _Zone, frame: int, sig: Signature, uncertain: bool,
                   gap_only: bool = False) -> ZoneChange | None:

@@ -404,6 +404,14 @@ def test_the_gap_reading_a_stack_was_read_away_from_is_no_new_chips_when_it_come
     t = ZoneTracker(stable_frames=3)
     changes = _run(t, [play(400)] * 4 + flicker + again)
     assert [(c.after.chip_total, c.after.uncertain) for c in changes] == [(400, False), (500, True), (400, False)]
+    # King High (set A17, 12991): a $2 High of two $1 read surely for 17 frames, then $3 with a chip counted in a gap
+    # in 12 of the next 17 frames as a stack was laid beside it, and $2 surely in the rest: never read away before, the
+    # stack's sure readings say the same
+    high = lambda total, gap=False: {"seat3.high": ZoneObs(  # noqa: E731
+        chips=[1] * total, chips_uncertain=gap, chips_doubt_other=gap, chips_gap_only=gap, chips_min_confidence=0.9)}
+    by_turns = [high(3, True)] * 2 + [high(2)] * 2 + [high(3, True), high(2)] + [high(3, True)] * 6 + [high(2)] * 3
+    t = ZoneTracker(stable_frames=3)
+    assert [(c.after.chip_total, c.after.uncertain) for c in _run(t, [high(2)] * 17 + by_turns)] == [(2, False)]
     # a chip boxed (not counted in a gap) at that total is one: the stack is as uncertain as before
     boxed = [play(500)] * 4 + [play(400)] + [play(500)] * 3
     t = ZoneTracker(stable_frames=3)
