@@ -36,6 +36,12 @@ class LiveRound:
     def slots(self) -> list[Slot]:
         return sorted((s for z in self.cards.values() for s in z.slots), key=lambda s: s.seq)
 
+    def wager_placed_at(self, paid_zone: str) -> int | None:
+        """The frame a stack was first read this round on the spot payout zone `paid_zone` (`X.paid`) pays; None for
+        another zone, or a spot that held none."""
+        wager = self.chips.get(paid_zone.removesuffix(".paid")) if paid_zone.endswith(".paid") else None
+        return min((i.start for i in wager.instances), default=None) if wager is not None else None
+
     def note(self, text: str) -> None:
         if text not in self.notes:
             self.notes.append(text)

@@ -338,8 +338,7 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
         """Whether payout-spot stack `p` was read with doubt in every frame it was confirmed in and was gone before a
         wager was first placed on its spot: a payout is laid after its wager, so it was a misreading (a 3 Card Monster
         Play payout spot read $5 for four frames at 0.26-0.47 beside the cards, forty frames before the Play)."""
-        wager = live.chips.get(name.removesuffix(".paid"))
-        placed = min((i.start for i in wager.instances), default=None) if wager is not None else None
+        placed = live.wager_placed_at(name)
         return (placed is not None and p.end is not None and p.end <= placed
                 and all(f in p.doubtful for f, _ in p.steps))
 
@@ -349,9 +348,7 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
         else (a 3 Card Monster Play payout spot read $5 for four frames with doubt, forty frames before the Play was
         placed, then paid $75: taken for one stack, the payout dated from before the Play and matched no wager)."""
         for name, z in live.chips.items():
-            wager = live.chips.get(name.removesuffix(".paid")) if name.endswith(".paid") else None
-            placed = min((i.start for i in wager.instances), default=None) if wager is not None else None
-            z.merge_gaps(float("inf"), blip=REMNANT_S * self.fps, apart_at=placed)
+            z.merge_gaps(float("inf"), blip=REMNANT_S * self.fps, apart_at=live.wager_placed_at(name))
 
     def _close(self, live: LiveRound) -> Round:
         self.merge_chips(live)
