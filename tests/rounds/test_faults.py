@@ -55,14 +55,14 @@ def _state(cards=(), chips=0.0, uncertain=False) -> ZoneState:
 
 def _play(uncertain_card: bool, confirmed_later: bool = False, uncertain_ante: bool | str = False,
           play_paid: tuple[ZoneState, ...] = (_state(chips=10),), play_unsteady_at: int | None = None,
-          play_rise_at: int | None = None) -> Round:
+          play_rise_at: int | None = None, ante_paid: bool = True) -> Round:
     """A hand-made 3 Card Monster round of one seat, fed as tracker changes. `confirmed_later`: each doubtful
     state is read confidently a few frames on (the tracker's change that drops only `uncertain`). `play_paid`: the
     Play payout's states in turn, a frame apart from frame 43 (it wins $10). `play_unsteady_at`: the frame the $10
     Play wager is put in doubt for being read as other totals (`UNSTEADY_STACK`): before frame 31, or after 63, the
     frame its take is dated to, fed before the take as the tracker does (a removal confirms frames after its date).
     `play_rise_at`: the frame the Play is confirmed with doubt as $20, a total first read as it was placed (frame 19,
-    before its lock)."""
+    before its lock). `ante_paid`: whether its $10 Ante payout is seen (from frame 47)."""
     unsteady = replace(_state(chips=10), uncertain=True, doubt=UNSTEADY_STACK)
     m = machine_for("3-card-monster", "T9")
     states: dict[str, ZoneState] = {}
@@ -99,7 +99,8 @@ def _play(uncertain_card: bool, confirmed_later: bool = False, uncertain_ante: b
     if play_rise_at is not None:
         more = replace(_state(chips=20, uncertain=True), doubt=DOUBTFUL_READINGS, first_read=19)
         to(play_rise_at, "seat1.play", more)
-    to(47, "seat1.ante.paid", _state(chips=10))
+    if ante_paid:
+        to(47, "seat1.ante.paid", _state(chips=10))
     to(49, "seat1.monster", _state())
     for zone in ("dealer.card1", "dealer.card2", "dealer.card3", "dealer.discard", "seat1.cards"):
         to(60, zone, _state())
@@ -199,6 +200,19 @@ def test_a_rise_read_with_doubt_after_a_payout_the_rules_amount_showed_is_no_dou
     # read so before its payout showed: the doubt stays
     r = _play(uncertain_card=False, play_rise_at=25)
     assert r.status == "incomplete" and any("read so already at frame 19" in n for n in r.notes), r.notes
+
+
+def test_a_winner_unpaid_beside_a_payout_of_at_least_both_is_two_payouts_read_as_one() -> None:
+    # 3 Card Monster, video (set A18, seed 13013, round c4876469): a $20 Ante payout and the $14 Monster payout beside
+    # it ($4 over the rules' $10) read as one $34 Monster payout, the Ante's payout spot empty: an unpaid Ante and a
+    # $24 overpay were claimed.
+    r = _play(uncertain_card=False, play_paid=(_state(chips=20),), ante_paid=False)
+    assert r.status == "incomplete", r.notes
+    assert any(n.startswith("seat 1 ante (hand 0): won by the rules, no payout seen") for n in r.notes), r.notes
+    assert any(n.startswith("seat 1 play (hand 0): paid 20") for n in r.notes), r.notes
+    # paid less than both together: an unpaid Ante and a Play overpay are each what was read
+    r = _play(uncertain_card=False, play_paid=(_state(chips=15),), ante_paid=False)
+    assert not any("read as one" in n for n in r.notes), r.notes
 
 
 def test_a_doubtful_total_corrected_by_the_tracker_is_the_wager_read_surely() -> None:
