@@ -164,7 +164,9 @@ class _Zone:
     brief: list[tuple[int, Signature, bool]] = field(default_factory=list)
     # the last frames its confirmed chips were read confidently as fewer, not none (`_payout_read_larger_briefly`)
     read_less: deque = field(default_factory=lambda: deque(maxlen=RESTLESS_WINDOW))
-    read_at: tuple[int, float] = (-1, 0.0)  # the last frame it was read in and the chip total read (`_wager_read_over`)
+    # the last frame it was read in, the chip total read, and whether with doubt for a chip counted in a gap alone
+    # (`_wager_read_over`)
+    read_at: tuple[int, float, bool] = (-1, 0.0, False)
     own_chips: tuple[int, ...] = ()  # its chips, the last frame read confidently as confirmed (`_hidden_under`)
 
 
@@ -291,7 +293,7 @@ class ZoneTracker:
                          for t, c in zip(tracks, cards, strict=True))
         uncertain = zo.chips_uncertain or card_doubt
         other = card_doubt or (uncertain and not zo.chips_reach_only)
-        zone.read_at = (frame, sig[1])
+        zone.read_at = (frame, sig[1], zo.chips_uncertain and zo.chips_gap_only)
         change, leading = None, []  # leading: changes reported before `change` (a doubt answered, a take)
         self._note_since_empty(zone, frame, sig, uncertain, covered)
         if not uncertain and not sig[0] and not zone.stable_sig[0] and 0 < sig[1] < zone.stable_sig[1]:
@@ -624,9 +626,12 @@ class ZoneTracker:
         is laid in one line with its wager, and the boxes can make one stack of the two: frame by frame its chips are
         read now in its own spot, now with the wager (a King High $2 Pokerpot and its $4 payout, read 2 and 4 in 8 of
         19 frames and 4 or 5 and nothing in 10, never alike long enough to confirm: read as a push). Zones update in
-        name order, so the wager's reading of the frame is in."""
+        name order, so the wager's reading of the frame is in. A reading of more only for a chip counted unseen in a
+        gap of the wager's row is no payout's chip: one laid against it is boxed (a High Tie $400 Main read $500 that
+        way in 12 of 15 frames before its payout was laid: the payout was dated to the first of them, before the seat
+        paid ahead of it)."""
         wager = self._zones.get(_wager_of(name))
-        return (wager is not None and wager.read_at[0] == frame and not wager.stable_sig[0]
+        return (wager is not None and wager.read_at[0] == frame and not wager.stable_sig[0] and not wager.read_at[2]
                 and 0 < wager.stable_sig[1] < wager.read_at[1] - 0.005)
 
     def _brief_payout(self, name: str, zone: _Zone, frame: int, sig: Signature, uncertain: bool) -> list[ZoneChange]:

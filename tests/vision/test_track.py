@@ -743,6 +743,13 @@ def test_a_payout_read_by_turns_in_its_spot_and_with_its_wager_is_confirmed_with
     t = ZoneTracker(stable_frames=3)
     no_payout = [wager_only if f is apart else f for f in turns]
     assert [c.after.chip_total for c in _run(t, [wager_only] * 6 + no_payout) if c.zone.endswith(".paid")] == []
+    # Read as more only for a chip counted in a gap of its row, the wager holds no payout chip: the payout laid later
+    # is dated to when it showed (High Tie, set A18, 13012: a $400 Main read $500 that way from frame 319, its payout
+    # laid at 333 and dated 319, before the seat paid ahead of it).
+    gap = {"seat6.pokerpot": ZoneObs(chips=[1, 1, 1], chips_uncertain=True, chips_gap_only=True)}
+    t = ZoneTracker(stable_frames=3)
+    gapped = [gap if f is merged or f is merged_surely else f for f in turns]
+    assert [c.zone for c in _run(t, [wager_only] * 6 + gapped) if c.zone.endswith(".paid")] == []
 
 
 def test_chips_read_only_with_doubt_over_a_stack_read_surely_as_confirmed_are_no_new_chips():
