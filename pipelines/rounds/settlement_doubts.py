@@ -167,10 +167,10 @@ class SettlementDoubts:
 
     @staticmethod
     def _doubt_payouts_read_as_one(seen: list[WagerSeen], expected: list[Settlement], live: LiveRound) -> None:
-        """A wager the rules say won, with no payout seen, where another wager of its seat was paid at least the two
-        payouts the rules give together: the two, laid in one line, may have been read as one stack in the other's
-        payout spot, so neither an unpaid winner nor an overpay is to be claimed (a 3 Card Monster $20 Ante payout
-        and the $14 Monster payout beside it, $4 over the rules' $10, read as one $34 Monster payout, the Ante's
+        """A wager the rules say won, with no payout seen, where another wager of its seat and hand was paid at least
+        the two payouts the rules give together: the two, laid in one line, may have been read as one stack in the
+        other's payout spot, so neither an unpaid winner nor an overpay is to be claimed (a 3 Card Monster $20 Ante
+        payout and the $14 Monster payout beside it, $4 over the rules' $10, read as one $34 Monster payout, the Ante's
         payout spot empty). A dealer who paid one into the other's spot leaves the same picture: a review item
         either way."""
         net = _rules_net(expected)
@@ -179,8 +179,9 @@ class SettlementDoubts:
             if ws.outcome not in (None, "removed") or ws.key not in won or net.get(ws.key, 0.0) <= 0:
                 continue
             for other in seen:
-                if (other is ws or other.outcome != "win" or other.wager.seat != ws.wager.seat
-                        or other.key not in net or other.paid < net[other.key] + net[ws.key] - 0.005):
+                same_hand = (other.wager.seat, other.wager.hand) == (ws.wager.seat, ws.wager.hand)
+                if (other is ws or other.outcome != "win" or not same_hand or other.key not in net
+                        or other.paid < net[other.key] + net[ws.key] - 0.005):
                     continue
                 _doubt_wager(live, ws, f"won by the rules, no payout seen, while {_about(other)} was paid "
                                        f"{other.paid:g}, at least the rules' {net[other.key]:g} for it and "
