@@ -129,13 +129,16 @@ class ChipBoxChecks:
         wager = _wager_of(zone)
         if wager is None or len(rows) != 1 or len(rows[0]) < 3:
             return None
-        row = list(rows[0])
-        toward_wager = self._spot_uv[wager][0] < self._spot_uv[zone][0]
-        end = row[int(np.argmin(u[row]))] if toward_wager else row[int(np.argmax(u[row]))]
+        end = self._end_off_centring(zone, list(rows[0]), u, toward_wager=True)
+        return end if end is not None and in_bet[end] == wager else None
+
+    def _end_off_centring(self, zone: str, row: list[int], u: np.ndarray, toward_wager: bool) -> int | None:
+        """The box ending payout `zone`'s `row` on its wager's side (`toward_wager`), else on the other, where the row
+        is `OFF_CENTRE_STEPS` or more off the spot with it and centred on it without it; else None."""
+        wager_lower = self._spot_uv[_wager_of(zone)][0] < self._spot_uv[zone][0]
+        end = min(row, key=lambda i: u[i]) if wager_lower == toward_wager else max(row, key=lambda i: u[i])
         rest = [i for i in row if i != end]
-        if in_bet[end] != wager or not self._off_its_spot(zone, u[row]) or self._off_its_spot(zone, u[rest]):
-            return None
-        return end
+        return end if self._off_its_spot(zone, u[row]) and not self._off_its_spot(zone, u[rest]) else None
 
     def _payouts_ending_on_stacks(self, stacks: list[ChipStackObs], pts: np.ndarray, u: np.ndarray
                                   ) -> list[ChipStackObs]:
@@ -146,20 +149,19 @@ class ChipBoxChecks:
         2, set A17, seed 12974: a $175 Play payout, an overpay, laid in one line between its wager and the seat's Ante;
         the Ante's first $25 chip joined the payout's row, and $200 was read surely: a $50 overpay claimed.) The
         payout is in doubt in such frames, as for a box of its own wager (`_wager_chip_ending`)."""
-        v = pts @ self.spread.axes[1]
         v_tol = 0.3 * self.spread.row_pitch_mm
-        zone_of = {i: st.zone for st in stacks for i in st.members}
         out = list(stacks)
         for k, st in enumerate(stacks):
             wager = _wager_of(st.zone)
             if wager is None or len(st.rows) != 1 or len(st.rows[0]) < 3:
                 continue
-            row = list(st.rows[0])
-            away = 1.0 if self._spot_uv[wager][0] < self._spot_uv[st.zone][0] else -1.0
-            end = max(row, key=lambda i: away * u[i])
-            rest = [i for i in row if i != end]
-            if not self._off_its_spot(st.zone, u[row]) or self._off_its_spot(st.zone, u[rest]):
+            end = self._end_off_centring(st.zone, list(st.rows[0]), u, toward_wager=False)
+            if end is None:
                 continue
+            # most frames have no such row: where a stack lies across the spread, and whose each box is, only now
+            v = pts @ self.spread.axes[1]
+            zone_of = {i: s.zone for s in stacks for i in s.members}
+            away = 1.0 if self._spot_uv[wager][0] < self._spot_uv[st.zone][0] else -1.0
             ahead = away * (u - u[end])
             beyond = (ahead > 0) & (ahead < RUN_GAP_STEPS * self.spread.step_mm) & (np.abs(v - v[end]) <= v_tol)
             spots = {zone_of.get(int(i)) for i in np.flatnonzero(beyond)} - {None, wager, st.zone}

@@ -293,7 +293,8 @@ class ZoneTracker:
                          for t, c in zip(tracks, cards, strict=True))
         uncertain = zo.chips_uncertain or card_doubt
         other = card_doubt or (uncertain and not zo.chips_reach_only)
-        zone.read_at = (frame, sig[1], zo.chips_uncertain and zo.chips_gap_only)
+        gap_doubt = zo.chips_uncertain and zo.chips_gap_only  # in doubt for a chip counted in a gap alone
+        zone.read_at = (frame, sig[1], gap_doubt)
         change, leading = None, []  # leading: changes reported before `change` (a doubt answered, a take)
         self._note_since_empty(zone, frame, sig, uncertain, covered)
         if not uncertain and not sig[0] and not zone.stable_sig[0] and 0 < sig[1] < zone.stable_sig[1]:
@@ -337,7 +338,7 @@ class ZoneTracker:
                 zone.cand_count += 1
                 zone.cand_uncertain += uncertain
                 zone.cand_other += other
-                zone.cand_gap += uncertain and zo.chips_gap_only
+                zone.cand_gap += gap_doubt
                 zone.cand_hidden_room |= zo.chips_hidden_room
                 zone.cand_reach_into |= zo.chips_reach_into
             else:
@@ -348,7 +349,7 @@ class ZoneTracker:
                     zone.prev_cand = (zone.cand_sig, zone.cand_first, frame)
                 zone.cand_sig, zone.cand_first, zone.cand_count, zone.cand_uncertain = sig, first, 1, int(uncertain)
                 zone.cand_other, zone.cand_hidden_room = int(other), zo.chips_hidden_room
-                zone.cand_gap = int(uncertain and zo.chips_gap_only)
+                zone.cand_gap = int(gap_doubt)
                 zone.cand_reach_into = set(zo.chips_reach_into)
             need = self.removal_frames if loss else self.stable_frames
             sure = zone.cand_count - zone.cand_uncertain
@@ -382,7 +383,7 @@ class ZoneTracker:
                 live = {tid for tid, _ in sig[0]}
                 zone.tracks = {tid: t for tid, t in zone.tracks.items() if tid in live}  # gone is gone
             elif not occluded:
-                change = self._restless(name, zone, frame, sig, uncertain, zo.chips_gap_only)
+                change = self._restless(name, zone, frame, sig, uncertain, gap_doubt)
         if sig == zone.stable_sig and not uncertain:
             zone.own_chips = tuple(zo.chips)
         if change is None and not leading:
@@ -589,7 +590,7 @@ class ZoneTracker:
         return sig[1] == zone.gapped_away or surely >= STEADY_SHARE * len(zone.restless) > 0
 
     def _restless(self, name: str, zone: _Zone, frame: int, sig: Signature, uncertain: bool,
-                  gap_only: bool = False) -> ZoneChange | None:
+                  gap_doubt: bool) -> ZoneChange | None:
         """New chips read in a spot in most of the last `RESTLESS_WINDOW` frames, never the same long enough
         to confirm: something is there that cannot be read (a payout half under a card, flickering between
         totals). It is confirmed as uncertain, as its most frequent reading among those read confidently (else
@@ -604,7 +605,7 @@ class ZoneTracker:
 
         Nor is the gap reading a stack was read away from (`_gap_again`), when it comes again."""
         new = _chips_only(zone, sig) and sig[1] > 0 and not self._is_loss(zone.stable_sig, sig)
-        if new and uncertain and gap_only and sig == ((), zone.gapped_away):
+        if new and gap_doubt and sig == ((), zone.gapped_away):
             new = False  # the gap artefact the stack was read away from, seen again (`_gap_again`)
         zone.restless.append((frame, sig, uncertain) if new else None)
         seen = [r for r in zone.restless if r is not None and r[1] != zone.stable_sig]
