@@ -431,7 +431,11 @@ class SettlementDoubts:
           doubt. With a surplus as large as the payout read,
           even a payout read as the rules pay is in doubt: the whole payout may be in the wager's reading
           and the chips read as the payout another stack's (a 3 Card Monster $300 Play payout, an
-          overpay, read as the $200 the rules pay while the $200 wager read $500);
+          overpay, read as the $200 the rules pay while the $200 wager read $500). A payout read as more than the
+          rules pay is in doubt too: the overpay claimed may be only part of it (a 3 Card Monster $250 Ante
+          overpaid $200, its $450 payout laid in line with it, read $350 while the wager read $525),
+          unless it is just what the rules pay on the wager's raised reading: a past-post paid on what it was
+          raised to;
         - its wager was read as less than it is from the moment the payout appeared until it was taken
           (`_wager_hidden_by_payout`): a chip of each may lie hidden where they meet;
         - a chip of it missed could have lain unseen (`ChipInstance.hidden_room`): over a card's edge
@@ -446,10 +450,15 @@ class SettlementDoubts:
             if ws.outcome != "win":
                 continue
             short = ws.paid < net.get(ws.key, 0.0) - 0.005
+            over = ws.paid > net.get(ws.key, 0.0) + 0.005
             surplus = ws.inst.value_at(ws.moved_at) - ws.wager.amount if ws.moved_at is not None else 0.0
+            # A wager raised after bets closed and paid on what it was raised to is a past-post read right.
+            raised = (set() if ws.moved_at is None or ws.payout is None
+                      else {ws.wager.amount + surplus, ws.inst.value_at(ws.payout.start)})
+            over &= not any(_as_rules_pay_on_raised(net, ws, on_table, ws.paid) for on_table in raised)
             if short and ws.moved_at is not None and _as_rules_pay(net, ws, ws.paid + surplus):
                 self._surplus_was_payout(ws, surplus, live)
-            elif ws.moved_at is not None and (short or surplus >= ws.paid - 0.005):
+            elif ws.moved_at is not None and (short or over or surplus >= ws.paid - 0.005):
                 _doubt_wager(live, ws, f"payout read as {ws.paid:g} while the wager beside it was read as more "
                                        f"than it is (frame {ws.moved_at}); some of the payout's chips may have been "
                                        "counted with the wager")

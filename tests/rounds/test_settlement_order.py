@@ -192,9 +192,8 @@ def test_a_payout_short_of_the_rules_while_its_wager_reads_more_is_in_doubt() ->
     # chips read in the wager's zone as the $20 payout was laid, and one more missed: 10 seen, not a short pay
     doubt, notes = _payout_beside([(0, 15.0), (92, 20.0)], payout_at=100)
     assert doubt and "frame 92" in notes[0] and "payout read as 10" in notes[0] and "more than it is" in notes[0]
-    # the payout as the rules pay it, or more (chips counted with the wager only make it look short)
+    # the payout as the rules pay it (chips counted with the wager only make it look short)
     assert _payout_beside([(0, 15.0), (92, 17.0)], payout_at=100, paid=20.0) == (False, [])
-    assert _payout_beside([(0, 15.0), (92, 17.0)], payout_at=100, paid=25.0) == (False, [])
     # ... unless the wager read more by as much as the payout read: the whole payout may be in the wager's
     # reading, and what was read as the payout another stack's chips (an overpay read as the rules pay)
     doubt, notes = _payout_beside([(0, 15.0), (92, 35.0)], payout_at=100, paid=20.0)
@@ -207,6 +206,19 @@ def test_a_payout_short_of_the_rules_while_its_wager_reads_more_is_in_doubt() ->
     # read as less as the payout is laid, and back as locked before it is taken: the dealer's hand over it, which
     # hides chips and moves none
     assert _payout_beside([(0, 15.0), (92, 5.0), (110, 15.0)], payout_at=100) == (False, [])
+
+
+def test_an_overpay_read_while_its_wager_reads_more_is_in_doubt() -> None:
+    # 3 Card Monster, held-out video: a $250 Ante overpaid $200, its $450 payout laid in line with it, read $350
+    # while the wager read $525: a $100 overpay was claimed, and the rest of it was in the wager's reading
+    doubt, notes = _payout_beside([(0, 15.0), (92, 17.0)], payout_at=100, paid=25.0)
+    assert doubt and "payout read as 25" in notes[0] and "frame 92" in notes[0]
+    # a past-post: the wager raised to $30 as the payout came, and paid what the rules pay on $30; read right,
+    # also where it was first read part-way up ($15 raised to $21, then $24 as the payout showed, paid $32)
+    assert _payout_beside([(0, 15.0), (92, 30.0)], payout_at=100, paid=40.0) == (False, [])
+    assert _payout_beside([(0, 15.0), (92, 21.0), (99, 24.0)], payout_at=100, paid=32.0) == (False, [])
+    # an overpay beside a wager whose reading never moved stands, to be flagged
+    assert _payout_beside([(0, 15.0)], payout_at=100, paid=25.0) == (False, [])
 
 
 def test_a_payout_short_by_just_what_its_wager_reads_over_is_paid_in_full() -> None:
