@@ -344,7 +344,7 @@ class ZoneTracker:
             else:
                 first = self._resumed_first(zone, sig, frame)
                 # Contents read before the empty run they follow were there through it: the hand, not a take.
-                zone.emptied = self._emptied_first(zone, sig) if first == frame else None
+                zone.emptied = self._emptied_at(zone, sig) if first == frame else None
                 if zone.cand_sig is not None and not self._loss_blips(zone, frame):
                     zone.prev_cand = (zone.cand_sig, zone.cand_first, frame)
                 zone.cand_sig, zone.cand_first, zone.cand_count, zone.cand_uncertain = sig, first, 1, int(uncertain)
@@ -737,6 +737,18 @@ class ZoneTracker:
         return (prev is not None and zone.cand_sig is not None and zone.cand_sig != prev[0]
                 and zone.cand_count < self.stable_frames and self._is_loss(zone.stable_sig, zone.cand_sig)
                 and frame - prev[2] <= self.removal_frames)
+
+    def _emptied_at(self, zone: _Zone, new: Signature) -> int | None:
+        """The first frame of the empty run the chips-only `new` contents follow (`_emptied_first`), also where other
+        new chips came between: read for a frame as they were put down, before the player's next stack against them
+        hid a chip (a King High $100 Low won and taken, the spot empty for five frames, a $400 Low read whole for one
+        frame, then $300 for good as a $2 Suit was laid over one of its chips)."""
+        first = self._emptied_first(zone, new)
+        if first is not None or zone.emptied is None or zone.cand_sig is None:
+            return first
+        after_empty = _chips_only(zone, zone.cand_sig) and zone.cand_sig[1] > 0
+        chips = _chips_only(zone, new) and new[1] > 0 and new != zone.stable_sig
+        return zone.emptied if after_empty and chips else None
 
     def _emptied_first(self, zone: _Zone, new: Signature) -> int | None:
         """The first frame of a run of empty frames, at least `stable_frames` long, that the chips-only

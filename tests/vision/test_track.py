@@ -156,6 +156,23 @@ def test_a_flickering_blip_after_a_stack_is_taken_does_not_make_the_removal_late
     assert [(c.frame, c.after.chip_total) for c in _run(t, frames)] == [(0, 500), (8, 0), (12, 100), (19, 0)]
 
 
+def test_a_spot_emptied_then_read_whole_for_a_frame_before_a_chip_went_under_is_taken_and_laid_again():
+    # King High, held-out video (set 13101): a $100 Low won and taken, the spot empty for five frames, the next
+    # $400 Low read whole for one frame, then $300 for good as a $2 Suit was laid over one of its chips. Read as
+    # the $100 grown to $300, a past-post was claimed and the $400 wager lost.
+    t = ZoneTracker(stable_frames=3)
+    low = lambda total, under=False: {"seat1.low": ZoneObs(chips=[100] * (total // 100),  # noqa: E731
+                                                            chips_under_room=under)}
+    changes = _run(t, [low(100)] * 8 + [{}] * 5 + [low(400)] + [low(300, under=True)] * 8)
+    assert [(c.frame, c.after.chip_total) for c in changes] == [(0, 100), (8, 0), (14, 300)]
+    assert changes[-1].after.read_more == 400  # the round machine weighs it (`_laid_as`)
+    # not emptied first (the chips stayed in view): the stack grew, and no larger reading is carried
+    t = ZoneTracker(stable_frames=3)
+    changes = _run(t, [low(100)] * 8 + [low(400)] + [low(300, under=True)] * 8)
+    assert [(c.frame, c.after.chip_total) for c in changes] == [(0, 100), (9, 300)]
+    assert changes[-1].after.read_more == 0
+
+
 def test_a_stack_read_confidently_as_other_totals_frame_after_frame_is_unsure():
     # Pick 2, held-out video (set 9704): a $75 Ante payout laid in line with its wager, read as $100, then $75,
     # $50, $25, $100 as the line between the two stacks moved; confirmed at $100, the round paid $100.
