@@ -433,9 +433,10 @@ class SettlementDoubts:
           and the chips read as the payout another stack's (a 3 Card Monster $300 Play payout, an
           overpay, read as the $200 the rules pay while the $200 wager read $500). A payout read as more than the
           rules pay is in doubt too: the overpay claimed may be only part of it (a 3 Card Monster $250 Ante
-          overpaid $200, its $450 payout laid in line with it, read $350 while the wager read $525),
-          unless it is just what the rules pay on the wager's raised reading: a past-post paid on what it was
-          raised to;
+          overpaid $200, its $450 payout laid in line with it, read $350 while the wager read $525), where the
+          wager read more by more than the overpay claimed, and the payout is not what the rules pay on the wager
+          as it read: a past-post the dealer paid is paid at least on the raise (perfect observations: a $150 Ante
+          past-posted to $155 and paid $160);
         - its wager was read as less than it is from the moment the payout appeared until it was taken
           (`_wager_hidden_by_payout`): a chip of each may lie hidden where they meet;
         - a chip of it missed could have lain unseen (`ChipInstance.hidden_room`): over a card's edge
@@ -449,10 +450,11 @@ class SettlementDoubts:
         for ws in seen:
             if ws.outcome != "win":
                 continue
-            short = ws.paid < net.get(ws.key, 0.0) - 0.005
-            over = ws.paid > net.get(ws.key, 0.0) + 0.005
+            rules_pay = net.get(ws.key, 0.0)
+            short = ws.paid < rules_pay - 0.005
             surplus = ws.inst.value_at(ws.moved_at) - ws.wager.amount if ws.moved_at is not None else 0.0
-            # A wager raised after bets closed and paid on what it was raised to is a past-post read right.
+            # An overpay less than the wager's surplus: a past-post the dealer paid is paid at least on the raise
+            over = rules_pay + 0.005 < ws.paid < rules_pay + surplus - 0.005
             raised = (set() if ws.moved_at is None or ws.payout is None
                       else {ws.wager.amount + surplus, ws.inst.value_at(ws.payout.start)})
             over &= not any(_as_rules_pay_on_raised(net, ws, on_table, ws.paid) for on_table in raised)

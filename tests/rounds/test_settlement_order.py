@@ -211,8 +211,11 @@ def test_a_payout_short_of_the_rules_while_its_wager_reads_more_is_in_doubt() ->
 def test_an_overpay_read_while_its_wager_reads_more_is_in_doubt() -> None:
     # 3 Card Monster, held-out video: a $250 Ante overpaid $200, its $450 payout laid in line with it, read $350
     # while the wager read $525: a $100 overpay was claimed, and the rest of it was in the wager's reading
-    doubt, notes = _payout_beside([(0, 15.0), (92, 17.0)], payout_at=100, paid=25.0)
+    doubt, notes = _payout_beside([(0, 15.0), (92, 27.0)], payout_at=100, paid=25.0)
     assert doubt and "payout read as 25" in notes[0] and "frame 92" in notes[0]
+    # read over by no more than the overpay claimed: a past-post paid at least on the raise (a $15 raised to
+    # $17 and paid $25 where the rules pay $20)
+    assert _payout_beside([(0, 15.0), (92, 17.0)], payout_at=100, paid=25.0) == (False, [])
     # a past-post: the wager raised to $30 as the payout came, and paid what the rules pay on $30; read right,
     # also where it was first read part-way up ($15 raised to $21, then $24 as the payout showed, paid $32)
     assert _payout_beside([(0, 15.0), (92, 30.0)], payout_at=100, paid=40.0) == (False, [])
