@@ -421,10 +421,13 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
                 seen.append(WagerSeen(w, inst, lock, f"seat{ref.seat}.{ref.spot}.paid", uncertain=inst.uncertain))
                 # Wagered before the deal, a stack first seen after bets closed is no wager made: placed late, or
                 # another stack's chips read in its spot (a Pick 2 Bonus payout's $25 read in the empty 5-card Bonus
-                # spot for three frames under the hand). A split hand's wager (hand > 0) is laid in play.
-                if spot in self.round_spots and hand == 0 and closes and inst.start > closes[-1]:
+                # spot for three frames under the hand). A split hand's wager (hand > 0) is laid in play. Bets close
+                # for it with the first close: King High closes again for each card (a Suit bet's $5 chip, carried
+                # by the hand that took it, read in the High Run spot for three frames as the third card's bets
+                # were settled: the round said a $5 High Run was wagered and lost).
+                if spot in self.round_spots and hand == 0 and closes and inst.start > closes[0]:
                     _doubt_wager(live, seen[-1], f"first seen at frame {inst.start}, after bets closed at frame "
-                                                 f"{closes[-1]}: placed late, or chips of another stack read in "
+                                                 f"{closes[0]}: placed late, or chips of another stack read in "
                                                  "its spot")
         keys = [ws.key for ws in seen]
         for k in {k for k in keys if keys.count(k) > 1}:

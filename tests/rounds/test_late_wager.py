@@ -30,3 +30,26 @@ def test_chips_read_in_an_empty_spot_after_bets_closed_are_no_wager_made():
     rnd = nearest_round(rounds_with_edited_observations(GAME, scripted, setup, stray_chip), truth)
     assert any(n.startswith(f"seat {seat} royal (hand 0): first seen at frame") for n in rnd.notes), rnd.notes
     assert compare_rounds([rnd], [truth])[0].result == "incomplete", rnd.notes
+
+
+def test_chips_read_in_an_empty_run_spot_after_the_first_card_closed_bets_are_no_wager_made():
+    # King High, video (set A21, seed 13121): a Suit bet's $5 chip, carried by the dealer's hand that took it, read in
+    # the seat's empty High Run spot for three frames as the third card's bets were settled; bets close again for
+    # each card, and against the last close it looked placed in time: a $5 High Run was claimed wagered and lost.
+    game = "king-high"
+    scripted, setup, _, _ = scripted_session(game, 3, 4)
+    truth = scripted[0].round
+    closes = sorted(e.frame for e in truth.events if e.type == "bets_closed")
+    assert len(closes) > 2
+    seat = next(w.seat for w in truth.wagers if w.spot == "pokerpot"
+                and not any(o.seat == w.seat and o.spot == "high_run" for o in truth.wagers))
+    spot, shown = f"seat{seat}.high_run", range(closes[1] + 5, closes[1] + 11)
+    assert shown[-1] < closes[-1]
+
+    def stray_chip(frame: int, obs: FrameObs) -> None:
+        if frame in shown:
+            obs[spot] = ZoneObs(chips=[5], chips_min_confidence=0.95)
+
+    rnd = nearest_round(rounds_with_edited_observations(game, scripted, setup, stray_chip), truth)
+    assert any(n.startswith(f"seat {seat} high_run (hand 0): first seen at frame") for n in rnd.notes), rnd.notes
+    assert compare_rounds([rnd], [truth])[0].result == "incomplete", rnd.notes
