@@ -138,6 +138,7 @@ class _Zone:
     sure_again: int = 0  # confident frames of a state confirmed as uncertain, since it was confirmed
     emptied: int | None = None  # the candidate follows an empty run from this frame (see _emptied_first)
     prev_cand: tuple[Signature, int, int] | None = None  # the candidate before this one: (sig, first, left)
+    seen_again: int = 0  # frames running read as confirmed, since another reading (`_resumed_first`)
     # the last readings of a zone: (frame, the reading, read with doubt) where it read new chips or its confirmed
     # contents, else None (`_restless`)
     restless: deque = field(default_factory=lambda: deque(maxlen=RESTLESS_WINDOW))
@@ -304,10 +305,13 @@ class ZoneTracker:
             return brief
         if (answered := self._contest_answered(name, zone, frame)) is not None:
             leading.append(answered)
+        zone.seen_again = zone.seen_again + 1 if sig == zone.stable_sig else 0
         if sig == zone.stable_sig:
             more = self._payout_read_larger_briefly(name, zone, frame)
             if not self._hidden_by_hand(zone, sig, covered):
                 zone.cand_sig = None
+            if zone.seen_again >= self.stable_frames:
+                zone.prev_cand = None  # seen as confirmed long enough: no blip, and what came before it is over
             if more is not None:
                 # the frame that ends the spell reads it as confirmed again: the first of those that lift the doubt
                 zone.sure_again = int(not uncertain and self._sure(zo, tracks))
@@ -713,7 +717,10 @@ class ZoneTracker:
         that candidate again after a blip too short to confirm (a chip read for 3 frames in a spot just
         emptied), so the blip does not make a removal look later than the one next to it. A blip that is less
         than the confirmed contents needs `removal_frames` to confirm, so it is a blip for as long (a $500 Play
-        taken, then a $1 chip read in its spot for 4 frames, as the hand went on to the Ante)."""
+        taken, then a $1 chip read in its spot for 4 frames, as the hand went on to the Ante). The confirmed contents
+        read again for `stable_frames` running end it: the stack was there after all (a Pick 2 $30 5-card Bonus read
+        empty as the hand passed over it to return the Ante, then whole for three frames, then taken: dated from the
+        pass, it was taken before the 3-card Bonus collected after it)."""
         prev = zone.prev_cand
         if prev is None or prev[0] != sig:
             return frame

@@ -173,6 +173,20 @@ def test_a_spot_emptied_then_read_whole_for_a_frame_before_a_chip_went_under_is_
     assert changes[-1].after.read_more == 0
 
 
+def test_a_stack_read_whole_again_after_an_empty_run_is_taken_when_it_leaves_for_good():
+    # Pick 2, held-out video (set A22, seed 13164): a $30 5-card Bonus read empty for five frames as the hand passed
+    # over it to return the Ante, a chip of it for one, whole for three, then taken with the hand over it. Dated from
+    # the pass, it was taken before the 3-card Bonus collected ahead of it: a settlement order the dealer never kept.
+    t = ZoneTracker(stable_frames=3)
+    bonus = lambda *chips: {"seat4.bonus5": ZoneObs(chips=list(chips))}  # noqa: E731
+    frames = [bonus(25, 5)] * 8 + [{}] * 5 + [bonus(5)] + [bonus(25, 5)] * 3 + [bonus(5)] + [{}] * 8
+    assert [(c.frame, c.after.chip_total) for c in _run(t, frames)] == [(0, 30), (18, 0)]
+    # whole again for fewer frames than it takes to confirm: a blip of the pass, which dates the take
+    t = ZoneTracker(stable_frames=3)
+    frames = [bonus(25, 5)] * 8 + [{}] * 5 + [bonus(5)] + [bonus(25, 5)] * 2 + [bonus(5)] + [{}] * 8
+    assert [(c.frame, c.after.chip_total) for c in _run(t, frames)] == [(0, 30), (8, 0)]
+
+
 def test_a_stack_read_confidently_as_other_totals_frame_after_frame_is_unsure():
     # Pick 2, held-out video (set 9704): a $75 Ante payout laid in line with its wager, read as $100, then $75,
     # $50, $25, $100 as the line between the two stacks moved; confirmed at $100, the round paid $100.
