@@ -4,32 +4,43 @@ The round says so rather than settling it."""
 
 from __future__ import annotations
 
+from pipelines.games.round import Round
 from pipelines.rounds.compare import compare_rounds
 from pipelines.vision.observe import FrameObs, ZoneObs
 
-from .conftest import nearest_round, rounds_with_edited_observations, scripted_session
+from .conftest import ScriptedSession, nearest_round, rounds_with_edited_observations, scripted_session
 
 GAME = "3-card-monster"
+
+
+def _seat_without(truth: Round, wagered: str, empty: str) -> int:
+    """A seat that wagered `wagered` and left its `empty` spot empty."""
+    return next(w.seat for w in truth.wagers if w.spot == wagered
+                and not any(o.seat == w.seat and o.spot == empty for o in truth.wagers))
+
+
+def _assert_no_wager_made(game: str, session: ScriptedSession, seat: int, spot: str, shown: range, chip: int) -> None:
+    """A `chip` read in seat `seat`'s empty `spot` in the frames `shown` is no wager made: the round says so."""
+    truth = session.scripted[0].round
+
+    def stray_chip(frame: int, obs: FrameObs) -> None:
+        if frame in shown:
+            obs[f"seat{seat}.{spot}"] = ZoneObs(chips=[chip], chips_min_confidence=0.95)
+
+    rnd = nearest_round(rounds_with_edited_observations(game, session.scripted, session.setup, stray_chip), truth)
+    assert any(n.startswith(f"seat {seat} {spot} (hand 0): first seen at frame") for n in rnd.notes), rnd.notes
+    assert compare_rounds([rnd], [truth])[0].result == "incomplete", rnd.notes
 
 
 def test_chips_read_in_an_empty_spot_after_bets_closed_are_no_wager_made():
     # Pick 2, video (set A14, seed 12864, round 2f39d34a): a $25 chip of a Bonus payout under the dealer's hand read in
     # the seat's empty 5-card Bonus spot for three frames, 180 frames after bets closed: the round said a $25 Bonus was
     # wagered and lost.
-    scripted, setup, _, _ = scripted_session(GAME, 3, 4)
-    truth = scripted[0].round
+    session = scripted_session(GAME, 3, 4)
+    truth = session.scripted[0].round
     close = min(e.frame for e in truth.events if e.type == "bets_closed")
-    seat = next(w.seat for w in truth.wagers if w.spot == "ante"
-                and not any(o.seat == w.seat and o.spot == "royal" for o in truth.wagers))
-    spot, shown = f"seat{seat}.royal", range(close + 40, close + 46)
-
-    def stray_chip(frame: int, obs: FrameObs) -> None:
-        if frame in shown:
-            obs[spot] = ZoneObs(chips=[25], chips_min_confidence=0.95)
-
-    rnd = nearest_round(rounds_with_edited_observations(GAME, scripted, setup, stray_chip), truth)
-    assert any(n.startswith(f"seat {seat} royal (hand 0): first seen at frame") for n in rnd.notes), rnd.notes
-    assert compare_rounds([rnd], [truth])[0].result == "incomplete", rnd.notes
+    seat = _seat_without(truth, "ante", "royal")
+    _assert_no_wager_made(GAME, session, seat, "royal", range(close + 40, close + 46), 25)
 
 
 def test_chips_read_in_an_empty_run_spot_after_the_first_card_closed_bets_are_no_wager_made():
@@ -37,19 +48,10 @@ def test_chips_read_in_an_empty_run_spot_after_the_first_card_closed_bets_are_no
     # the seat's empty High Run spot for three frames as the third card's bets were settled; bets close again for
     # each card, and against the last close it looked placed in time: a $5 High Run was claimed wagered and lost.
     game = "king-high"
-    scripted, setup, _, _ = scripted_session(game, 3, 4)
-    truth = scripted[0].round
+    session = scripted_session(game, 3, 4)
+    truth = session.scripted[0].round
     closes = sorted(e.frame for e in truth.events if e.type == "bets_closed")
     assert len(closes) > 2
-    seat = next(w.seat for w in truth.wagers if w.spot == "pokerpot"
-                and not any(o.seat == w.seat and o.spot == "high_run" for o in truth.wagers))
-    spot, shown = f"seat{seat}.high_run", range(closes[1] + 5, closes[1] + 11)
+    shown = range(closes[1] + 5, closes[1] + 11)
     assert shown[-1] < closes[-1]
-
-    def stray_chip(frame: int, obs: FrameObs) -> None:
-        if frame in shown:
-            obs[spot] = ZoneObs(chips=[5], chips_min_confidence=0.95)
-
-    rnd = nearest_round(rounds_with_edited_observations(game, scripted, setup, stray_chip), truth)
-    assert any(n.startswith(f"seat {seat} high_run (hand 0): first seen at frame") for n in rnd.notes), rnd.notes
-    assert compare_rounds([rnd], [truth])[0].result == "incomplete", rnd.notes
+    _assert_no_wager_made(game, session, _seat_without(truth, "pokerpot", "high_run"), "high_run", shown, 5)
