@@ -83,10 +83,10 @@ class ZoneState:
     # A chip of it missed could have lain unseen, over a card's edge or under another stack's chip, in a frame that
     # confirmed it (`ZoneObs.chips_hidden_room`); where not known, it could. Not part of the contents.
     hidden_room: bool = field(default=True, compare=False)
-    # Chips only, confirmed on an empty spot: the largest total read confidently since the spot was last read empty,
-    # where that is more than `chip_total`, was not read confidently again once `chip_total` was first read, and a
-    # chip missed could lie under another stack's chip as it is confirmed (`ZoneTracker._read_more`); else 0. Not
-    # part of the contents.
+    # Chips only, confirmed on an empty spot, or as some of a stack's own chips where it was confirmed in plain view:
+    # the largest total read confidently since the spot was last read empty, where that is more than `chip_total`,
+    # was not read confidently again once `chip_total` was first read, and a chip missed could lie under another
+    # stack's chip as it is confirmed (`ZoneTracker._read_more`); else 0. Not part of the contents.
     read_more: float = field(default=0.0, compare=False)
     # Chips only: the frame its total was first read, confidently or not, since the spot last read empty (before it
     # was confirmed); None where not known. Not part of the contents.

@@ -44,7 +44,8 @@
   then empty held a payout laid and taken at once: confirmed as uncertain from its first frame to the empty one.
 - Chips confirmed on an empty spot that were read confidently as more since it was last read empty, where a chip
   missed could lie under another stack's chip, carry the larger reading (`ZoneState.read_more`): a chip of it may
-  have gone under the stack laid beside it. The round machine weighs it.
+  have gone under the stack laid beside it. So do some of a stack's own chips, confirmed in its place where it was
+  confirmed in plain view. The round machine weighs it.
 - Every uncertain state says why (`ZoneState.doubt`), in the words the round's note gives the reviewer.
 """
 
@@ -682,8 +683,15 @@ class ZoneTracker:
         and only before they were first read as they are, where a chip missed could now lie under another stack's
         chip (`ZoneState.read_more`); else 0. A larger total read confidently again since is a box that comes and
         goes, not a chip gone under (a phantom $100 past a 3 Card Monster wager's top chip, read now and then).
-        Taken and other chips put down, the spot read empty in between (`_emptied_first`)."""
-        if sig[0] or not zo.chips_under_room or not (zone.stable.empty or zone.emptied is not None):
+        Taken and other chips put down, the spot read empty in between (`_emptied_first`). So too a stack confirmed
+        with every chip in plain view, then read as some of its own chips and no others: the stack laid against it
+        came after it was confirmed (a King High $20 High Run of four $5 chips read whole for six frames, then $15 for
+        23 as the seat's $40 Low was laid against it; locked at $15, it was in doubt once read whole again)."""
+        if sig[0] or not zo.chips_under_room:
+            return 0.0
+        fell = (not zone.stable_sig[0] and not zone.stable.hidden_room and not zone.stable.uncertain
+                and 0 < sig[1] < zone.stable_sig[1] and Counter(zo.chips) < Counter(zone.own_chips))
+        if not (zone.stable.empty or zone.emptied is not None or fell):
             return 0.0
         first = zone.since_empty.get(sig[1], [0])[0]
         larger = {total: sure for total, (_, sure) in zone.since_empty.items() if total > sig[1] + 0.005 and sure >= 0}

@@ -888,3 +888,20 @@ def test_chips_confirmed_less_than_they_were_read_as_laid_carry_the_larger_readi
     assert confirmed([([1], False), ([1], False), ([1], False)]) == 0
     # read as more again, surely, after it was first read as less: a box that comes and goes, not a chip gone under
     assert confirmed([([1, 1], False), ([1], False), ([1, 1], False), ([1], False), ([1], False), ([1], False)]) == 0
+
+
+def test_a_stack_confirmed_in_plain_view_then_read_a_chip_short_under_another_carries_its_confirmed_total() -> None:
+    # King High, held-out video (set A23, seed 13211): a $20 High Run of four $5 chips read whole for six frames, then
+    # $15 as the seat's $40 Low was laid against it, a chip of it able to lie under the Low's.
+    def fell(under: bool = True, room: bool = False, chips: tuple[int, ...] = (5, 5, 5)) -> float:
+        run = lambda c, u, r: {"seat2.high_run": ZoneObs(chips=list(c), chips_under_room=u,  # noqa: E731
+                                                         chips_off_centre_room=r)}
+        frames = [run((5, 5, 5, 5), False, room)] * 6 + [run(chips, under, False)] * 8
+        changes = _run(ZoneTracker(stable_frames=3), frames)
+        assert [c.after.chip_total for c in changes] == [20, sum(chips)]
+        return changes[-1].after.read_more
+
+    assert fell() == 20
+    assert fell(under=False) == 0  # nothing to hide the chip: it was taken
+    assert fell(room=True) == 0  # confirmed with room for a chip unseen: what it was is not sure
+    assert fell(chips=(5, 1)) == 0  # not some of its own chips
