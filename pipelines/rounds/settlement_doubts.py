@@ -335,14 +335,16 @@ class SettlementDoubts:
         rounds, perfect observations; one read as more is `_wager_moved_with_payout`'s. A wager that fell before
         its payout was seen at all lost no chip to it: its top chip went under the hand laying the payout, then
         under the payout's first chip, and the payout grew as the hand left; 2 of 50 King High rounds, perfect
-        observations, the payout read right.)"""
+        observations, the payout read right. Nor did one read as more, if still less than locked, as the payout grew:
+        both came out from under the hand (a 3 Card Monster $40 Monster read $25 under the hand laying its $40
+        payout, then $35 as the payout read whole, a chip of it under the payout's).)"""
         near = SAME_TIME_S * self.fps
         grew = next((f for f, v in p.steps if v == p.peak), None)
         if grew is None or p.peak == p.steps[0][1]:
             return None
         locked = ws.wager.amount - 0.005
-        fell = any(abs(f - grew) <= near and f >= p.start and after < locked
-                   for f, _, after in ws.inst.changes_after(ws.lock))
+        fell = any(abs(f - grew) <= near and f >= p.start and after < min(before, locked)
+                   for f, before, after in ws.inst.changes_after(ws.lock))
         return grew if fell and ws.inst.value_at(int(grew + near)) < locked else None
 
     def _payout_shrank(self, p: ChipInstance, live: LiveRound) -> int | None:

@@ -266,6 +266,11 @@ def test_a_payout_that_grows_as_its_wager_changes_is_a_regrouping_not_a_payout()
     # the wager fell before its payout was seen at all (its top chip under the hand laying the payout, then under
     # the payout's first chip), and the payout grew as the hand left it: no chip went from one reading to the other
     assert _regrouped([(0, 250.0), (112, 225.0)], [(113, 225.0), (116, 250.0)]) is None
+    # (3 Card Monster, video, set A20, seed 13083) the wager read less under the hand laying the payout, then more,
+    # if still short of locked, as the payout grew: both came out from under the hand, no chip went between them
+    assert _regrouped([(0, 250.0), (130, 150.0), (136, 225.0)], [(133, 25.0), (136, 250.0)]) is None
+    # fell again as the payout grew, from a reading already short: chips may have gone from one to the other
+    assert _regrouped([(0, 250.0), (130, 240.0), (136, 225.0)], [(133, 25.0), (136, 250.0)]) == 136
 
 
 def _shrank(payout_steps: list[tuple[int, float]], end: int | None) -> int | None:
