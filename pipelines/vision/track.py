@@ -322,7 +322,8 @@ class ZoneTracker:
             zone.restless.append((frame, None, True) if over else (frame, sig, uncertain))
             # A state confirmed as uncertain and then read confidently for `stable_frames` frames is
             # certain after all (the hand that half-covered a chip has moved away).
-            zone.sure_again += zone.stable.uncertain and not uncertain and self._sure(zo, tracks)
+            zone.sure_again += (zone.stable.uncertain and not uncertain and self._sure(zo, tracks)
+                                and not self._room_for_more(zone, zo))
             doubt = zone.stable.uncertain and (zone.sure_again < self.stable_frames
                                                or zone.stable.doubt.startswith(WAGER_READ_LESS)
                                                or read_less_steadily(zone.stable.doubt)
@@ -696,6 +697,18 @@ class ZoneTracker:
         first = zone.since_empty.get(sig[1], [0])[0]
         larger = {total: sure for total, (_, sure) in zone.since_empty.items() if total > sig[1] + 0.005 and sure >= 0}
         return max(larger) if larger and max(larger.values()) < first else 0.0
+
+    @staticmethod
+    def _room_for_more(zone: _Zone, zo: ZoneObs) -> bool:
+        """Whether a confident reading of a stack confirmed as restless (`_restless`: read by turns as other totals,
+        never alike long enough to confirm) leaves room for a chip of it unseen (`ZoneObs.chips_hidden_room`) where it
+        was read confidently as more since the spot was last read empty: such a reading cannot say the larger total
+        was wrong, so it does not lift the doubt (`sure_again`). (A King High $2 Seven read $1 and $2 by turns, six
+        frames each, a chip of it able to lie under a neighbour's in every frame; confirmed as the $1 read first and
+        read so surely for three frames, the doubt was lifted and the round said $1 was wagered.)"""
+        if zone.stable.doubt != RESTLESS_CHIPS or not zo.chips_hidden_room or zone.stable_sig[0]:
+            return False
+        return any(total > zone.stable_sig[1] + 0.005 and sure >= 0 for total, (_, sure) in zone.since_empty.items())
 
     @staticmethod
     def _read_surely(zone: _Zone) -> tuple[float, ...]:

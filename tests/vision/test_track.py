@@ -905,3 +905,18 @@ def test_a_stack_confirmed_in_plain_view_then_read_a_chip_short_under_another_ca
     assert fell(under=False) == 0  # nothing to hide the chip: it was taken
     assert fell(room=True) == 0  # confirmed with room for a chip unseen: what it was is not sure
     assert fell(chips=(5, 1)) == 0  # not some of its own chips
+
+
+def test_a_restless_stack_read_surely_as_less_with_room_for_a_chip_unseen_stays_in_doubt() -> None:
+    # King High, held-out video (set A25, seed 13281): a $2 Seven of two $1 chips read $1 and $2 by turns, a chip of
+    # it able to lie under a neighbour's in every frame; confirmed with doubt as the $1 read first, then read $1
+    # surely for three frames more, its doubt was lifted and the round said $1 was wagered.
+    readings = [1, 1, 2, 1, 2, 2, 1, 2, 2, 1, 2, 1, 2, 2, 1, 1, 1, 1, 2, 2, 1]
+
+    def states(room: bool) -> list[tuple[float, bool]]:
+        frames = [{"seat1.seven": ZoneObs(chips=[1] * n, chips_under_room=room)} for n in readings]
+        return [(c.after.chip_total, c.after.uncertain) for c in _run(ZoneTracker(stable_frames=3), frames)]
+
+    assert states(room=True) == [(1, True)]
+    # nothing could hide a chip: the sure readings say the stack is $1, and the doubt is lifted as before
+    assert states(room=False) == [(1, True), (1, False)]
