@@ -32,7 +32,9 @@ class SettlementOrder:
         lag, near = PAYOUT_LAG_S * self.fps, SAME_TIME_S * self.fps
 
         def when(ws: WagerSeen) -> float:
-            return (ws.settled_at or 0) - (lag if ws.outcome == "win" else 0.0)
+            if ws.outcome != "win":
+                return ws.settled_at or 0
+            return _first_seen(ws) - lag
 
         def whole(ws: WagerSeen) -> float:
             """When a payout first read whole, as `when` reads time: one seen first in part and revealed in
@@ -159,3 +161,15 @@ class SettlementOrder:
         if under is not None and ws.settled_at - under > lag + near:  # sooner, `when` has it: a payout shows so late
             spells.append(under)
         return min(spells, default=None)
+
+
+def _first_seen(ws: WagerSeen) -> int:
+    """The frame a won wager's payout was first read as it was confirmed, where that came before it confirmed: read,
+    then hidden by the hand or read otherwise before it confirmed, it was laid by the first reading (a King High $15
+    High payout read for two frames as the hand left it, hidden again, read $20 with doubt for five frames as it
+    reached into the wager's spot, then $15 from ten frames after it was first read: dated so, it came after the Suit
+    payout laid after it). Else the frame it confirmed from (`settled_at`)."""
+    start = ws.settled_at or 0
+    p = ws.payout
+    first = p.first_read.get(p.start) if p is not None else None
+    return first if first is not None and first < start else start

@@ -39,6 +39,31 @@ def test_close_settlements_seen_against_the_manual_are_noted() -> None:
     assert [ws.wager.seat for ws in out] == [4, 3] and m._assumed_order == []
 
 
+def _paid(spot: str, confirmed: int, first_read: int) -> WagerSeen:
+    """Seat 6's won `spot` (hand 3), its payout confirmed from frame `confirmed` and first read at `first_read`."""
+    w = Wager(seat=6, spot=spot, hand=3, amount=10.0)
+    ws = WagerSeen(w, ChipInstance(f"seat6.{spot}", 0, [(0, 10.0)]), 0, f"seat6.{spot}.paid")
+    payout = ChipInstance(f"seat6.{spot}.paid", confirmed, [(confirmed, 15.0)])
+    payout.first_read[confirmed] = first_read
+    ws.outcome, ws.settled_at, ws.payout = "win", confirmed, payout
+    return ws
+
+
+def test_a_payout_is_dated_from_when_it_was_first_read_as_it_confirmed() -> None:
+    # King High, held-out video (set A26, seed 13331, round 5cee5136): seat 6's $10 High paid $15, read for two frames
+    # as the hand left it (730), hidden by the hand again, read $20 with doubt for five frames as it reached into the
+    # High's spot, then $15 for good from 740; the $500 Suit's payout, laid after it, showed from 735. Dated from 740,
+    # the Suit was paid first.
+    m = KingHighMachine("T1")
+    m._assumed_order, m._unseen_order = [], []
+    manual = {(6, "high", 3): 1, (6, "suit", 3): 2}
+    out = m._in_dealer_order([_paid("high", 740, 730), _paid("suit", 735, 735)], manual)
+    assert [ws.wager.spot for ws in out] == ["high", "suit"]
+    # first read only as it confirmed: the order seen stands
+    out = m._in_dealer_order([_paid("high", 740, 740), _paid("suit", 735, 735)], manual)
+    assert [ws.wager.spot for ws in out] == ["suit", "high"]
+
+
 def test_where_the_hand_lay_orders_settlements_too_close_in_time() -> None:
     # High Tie, perfect mode (c3d2dda3): seat 3's Main taken at 3330 under the hand (over its spot 3330-3332),
     # then seat 2's Main paid 0.4 s later, the payout laid under the hand over its paid spot 3336-3338 and first
