@@ -491,8 +491,7 @@ class ZoneTracker:
         own payout laid against it is not this: the payout may hold chips of it (a King High $40 High read $30 as its
         $60 payout, read $85, lay against it), or lend it some (a Pick 2 $5 Bonus read as three $1 chips of its payout
         before the payout's spot read any)."""
-        if not (zo.chips_under_room and not zone.stable.hidden_room and not sig[0] and not zone.stable_sig[0]
-                and 0 < sig[1] < zone.stable_sig[1] and Counter(zo.chips) < Counter(zone.own_chips)):
+        if not _short_of_own(zone, sig, zo):
             return False
         held = self._zones.get(f"{name}.paid")
         return not (payout is not None and payout.chips) and not (held is not None and held.stable_sig[1] > 0)
@@ -690,8 +689,7 @@ class ZoneTracker:
         23 as the seat's $40 Low was laid against it; locked at $15, it was in doubt once read whole again)."""
         if sig[0] or not zo.chips_under_room:
             return 0.0
-        fell = (not zone.stable_sig[0] and not zone.stable.hidden_room and not zone.stable.uncertain
-                and 0 < sig[1] < zone.stable_sig[1] and Counter(zo.chips) < Counter(zone.own_chips))
+        fell = not zone.stable.uncertain and _short_of_own(zone, sig, zo)
         if not (zone.stable.empty or zone.emptied is not None or fell):
             return 0.0
         first = zone.since_empty.get(sig[1], [0])[0]
@@ -809,3 +807,11 @@ class ZoneTracker:
 def _chips_only(zone: _Zone, sig: Signature) -> bool:
     """Neither the reading nor the zone's confirmed state holds a card."""
     return not sig[0] and not zone.stable_sig[0]
+
+
+def _short_of_own(zone: _Zone, sig: Signature, zo: ZoneObs) -> bool:
+    """Chips only: a stack confirmed with every chip in plain view (`ZoneState.hidden_room` unset), read as some of
+    its own chips and no others (`_Zone.own_chips`) where a chip of it could lie under another stack's chip
+    (`ZoneObs.chips_under_room`): a stack laid against it may hide one (`ZoneTracker._hidden_under`, `_read_more`)."""
+    return bool(zo.chips_under_room and not zone.stable.hidden_room and not sig[0] and not zone.stable_sig[0]
+                and 0 < sig[1] < zone.stable_sig[1] and Counter(zo.chips) < Counter(zone.own_chips))
