@@ -323,7 +323,7 @@ class ZoneTracker:
             # A state confirmed as uncertain and then read confidently for `stable_frames` frames is
             # certain after all (the hand that half-covered a chip has moved away).
             zone.sure_again += (zone.stable.uncertain and not uncertain and self._sure(zo, tracks)
-                                and not self._room_for_more(zone, zo))
+                                and not self._room_for_more(name, zone, zo))
             doubt = zone.stable.uncertain and (zone.sure_again < self.stable_frames
                                                or zone.stable.doubt.startswith(WAGER_READ_LESS)
                                                or read_less_steadily(zone.stable.doubt)
@@ -697,14 +697,17 @@ class ZoneTracker:
         return max(larger) if larger and max(larger.values()) < first else 0.0
 
     @staticmethod
-    def _room_for_more(zone: _Zone, zo: ZoneObs) -> bool:
-        """Whether a confident reading of a stack confirmed as restless (`_restless`: read by turns as other totals,
+    def _room_for_more(name: str, zone: _Zone, zo: ZoneObs) -> bool:
+        """Whether a confident reading of a wager confirmed as restless (`_restless`: read by turns as other totals,
         never alike long enough to confirm) leaves room for a chip of it unseen (`ZoneObs.chips_hidden_room`) where it
         was read confidently as more since the spot was last read empty: such a reading cannot say the larger total
         was wrong, so it does not lift the doubt (`sure_again`). (A King High $2 Seven read $1 and $2 by turns, six
         frames each, a chip of it able to lie under a neighbour's in every frame; confirmed as the $1 read first and
-        read so surely for three frames, the doubt was lifted and the round said $1 was wagered.)"""
-        if zone.stable.doubt != RESTLESS_CHIPS or not zo.chips_hidden_room or zone.stable_sig[0]:
+        read so surely for three frames, the doubt was lifted and the round said $1 was wagered.) A payout is left
+        to the round machine, which weighs its readings against what the rules pay (a 3 Card Monster $20 Ante
+        payout read $20 and more by turns, right at $20, was kept in doubt)."""
+        if (name.endswith(".paid") or zone.stable.doubt != RESTLESS_CHIPS or not zo.chips_hidden_room
+                or zone.stable_sig[0]):
             return False
         return any(total > zone.stable_sig[1] + 0.005 and sure >= 0 for total, (_, sure) in zone.since_empty.items())
 
