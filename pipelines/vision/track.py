@@ -709,7 +709,7 @@ class ZoneTracker:
         if (name.endswith(".paid") or zone.stable.doubt != RESTLESS_CHIPS or not zo.chips_hidden_room
                 or zone.stable_sig[0]):
             return False
-        return any(total > zone.stable_sig[1] + 0.005 and sure >= 0 for total, (_, sure) in zone.since_empty.items())
+        return any(total > zone.stable_sig[1] + 0.005 for total in ZoneTracker._read_surely(zone))
 
     @staticmethod
     def _read_surely(zone: _Zone) -> tuple[float, ...]:

@@ -18,11 +18,10 @@ def _read_short(under: bool) -> tuple[object, object, str]:
     under a stack laid against it: (the round read, the truth, the wager's zone)."""
     session = scripted_session(GAME, 3, 4)
     truth = session.scripted[0].round
-    chips = {f"seat{w.seat}.{w.spot}": session.mapper.observe_scene(session.scenes[w.frames.start + 2])
-             .get(f"seat{w.seat}.{w.spot}") for w in truth.wagers if w.hand == 0}
-    zone, wager = next((f"seat{w.seat}.{w.spot}", w) for w in truth.wagers if w.hand == 0
-                       and chips[f"seat{w.seat}.{w.spot}"] is not None
-                       and len(chips[f"seat{w.seat}.{w.spot}"].chips) > 1)
+    wagers = {f"seat{w.seat}.{w.spot}": w for w in truth.wagers if w.hand == 0}
+    zone, wager = next((z, w) for z, w in wagers.items()
+                       if len(getattr(session.mapper.observe_scene(session.scenes[w.frames.start + 2]).get(z),
+                                      "chips", ())) > 1)
     close = lock_frame(truth, wager.frames.start)
     short = range(wager.frames.start + 8, close + 30)
 
