@@ -215,9 +215,25 @@ class ZoneTracker:
         changes: list[ZoneChange] = []
         for name in sorted(set(self._zones) | set(obs)):
             zone = self._zones.setdefault(name, _Zone())
-            changes += self._update_zone(name, zone, frame_index, obs.get(name) or ZoneObs(), name in occluded,
-                                         name in covered, obs.get(f"{name}.paid"))
+            made = self._update_zone(name, zone, frame_index, obs.get(name) or ZoneObs(), name in occluded,
+                                     name in covered, obs.get(f"{name}.paid"))
+            for change in made:
+                self._own_rise(change)
+            changes += made
         return changes
+
+    def _own_rise(self, change: ZoneChange) -> None:
+        """A wager confirmed as more chips from `change.frame`: where its payout spot, empty, took its readings of
+        more since then as a payout's chips counted with it (`_wager_read_over`), they were the wager's own, read as
+        confirmed now. They no longer count as chips read in the payout spot, nor date the payout (a King High $2
+        Low past-posted to $4, read 4 from 583 and confirmed so; its $4 payout, laid at 590 and confirmed restless,
+        was dated 583, before the Seven taken at 581 - lag)."""
+        paid = self._zones.get(f"{change.zone}.paid")
+        if (paid is None or change.zone.endswith(".paid") or change.after.cards or change.before.cards
+                or change.after.chip_total <= change.before.chip_total):
+            return
+        paid.restless = deque(((r[0], paid.stable_sig, True) if r is not None and r[1] is None and r[0] >= change.frame
+                               else r for r in paid.restless), maxlen=RESTLESS_WINDOW)
 
     # --------------------------------------------------------------------------------------------
 

@@ -493,6 +493,22 @@ def test_a_payout_read_larger_for_a_moment_as_its_wager_read_less_stays_unsure_w
         assert t.states()["seat1.side.paid"].uncertain == doubt_stays
 
 
+def test_a_wager_confirmed_as_more_took_in_no_payout_chips_while_it_rose():
+    # King High, held-out video (set A28, 13401): a $2 Low past-posted to $4, read 4 from frame 583 and confirmed so;
+    # its $4 payout, laid at 590 and read by turns as 3 and 4, was confirmed restless dated 583 - from the frames the
+    # rising wager read over its confirmed $2 - and so ordered before the Seven taken at 581.
+    spot = {"seat4.low.paid": ZoneObs()}  # in view, empty
+    wager, posted = spot | {"seat4.low": ZoneObs(chips=[1, 1])}, spot | {"seat4.low": ZoneObs(chips=[1, 1, 1, 1])}
+    three = posted | {"seat4.low.paid": ZoneObs(chips=[1, 1, 1], chips_off_centre_room=True)}
+    four = posted | {"seat4.low.paid": ZoneObs(chips=[1, 1, 1, 1], chips_uncertain=True, chips_doubt_other=True)}
+    t = ZoneTracker(stable_frames=3)
+    changes = _run(t, [wager] * 6 + [posted] * 4 + [three, four] * 7)
+    assert [(c.zone, c.after.chip_total, c.frame) for c in changes[:2]] == [("seat4.low", 2, 0), ("seat4.low", 4, 6)]
+    (paid,) = changes[2:]
+    assert paid.zone == "seat4.low.paid" and paid.after.chip_total == 3 and paid.after.uncertain
+    assert paid.frame == 10  # its first reading, not the wager's rise
+
+
 def test_a_card_read_as_two_cards_and_never_with_high_confidence_is_unsure():
     # 3 Card Monster, held-out video (set 9205): an uncovered Ks, turned in its box, read as Kc at 0.70-0.83
     # three times in four and as Ks at 0.6-0.8 otherwise, for 150 frames: a confident Kc would be a wrong hand.
