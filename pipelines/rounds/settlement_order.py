@@ -94,11 +94,23 @@ class SettlementOrder:
                        for w, o in ((a, b), (b, a)))
 
         spans = {id(ws): span for ws in done if (span := self._under_the_hand(ws)) is not None}
+        stays = {id(ws): stay for ws in done if (stay := self._taken_in_stay(ws)) is not None}
+
+        def span(ws: WagerSeen, other: WagerSeen) -> tuple[int, int] | None:
+            """`ws`'s span against `other`'s: a stack read gone under the hand, which then went on to another box,
+            was taken by the time the hand left its spot, though the spot showed no bare felt until much later (a
+            King High $40 Seven taken at 730 under a hand that left at 732, its spot never bare again for a
+            neighbour's stack lying over its corner, and seat 2's Low paid at 734: the dealer out of the manual's
+            order). Within one box the hand's edge may hide a stack it comes back for (`CoverLog.taken_within`)."""
+            s, stay = spans.get(id(ws)), stays.get(id(ws))
+            if s is None or stay is None or ws.wager.seat == other.wager.seat:
+                return s
+            return s[0], min(s[1], stay[1] + 1)
 
         def before(a: WagerSeen, b: WagerSeen) -> bool:
             """The hand had left `a`'s spot, having settled it, when it came over `b`'s, and not the other way round:
             two stacks taken within one frame (spans of a frame each, alike) are ordered by neither."""
-            sa, sb = spans.get(id(a)), spans.get(id(b))
+            sa, sb = span(a, b), span(b, a)
             return sa is not None and sb is not None and sa[1] <= sb[0] and not sb[1] <= sa[0]
 
         out = sorted(done, key=when)
@@ -144,6 +156,13 @@ class SettlementOrder:
         if ws.outcome in ("lose", "returned"):
             return self.cover.taken_within(ws.inst.zone, ws.settled_at)
         return None
+
+    def _taken_in_stay(self, ws: WagerSeen) -> tuple[int, int] | None:
+        """The spell the dealer's hand lay over a stack's spot as it was read gone (`CoverLog.stay_over`); None for a
+        payout, or where it was read gone in plain view."""
+        if self.cover is None or ws.settled_at is None or ws.outcome not in ("lose", "returned"):
+            return None
+        return self.cover.stay_over(ws.inst.zone, ws.settled_at)
 
     def _laid_unseen_from(self, ws: WagerSeen) -> int | None:
         """A payout whose wager was out of view (under the dealer's hand) just before the payout showed was laid

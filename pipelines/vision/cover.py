@@ -150,6 +150,12 @@ class CoverLog:
         over = self._covered.latest_before(zone, gone)
         return over.first if over is not None and over.last >= gone - within else None
 
+    def stay_over(self, zone: str, gone: int) -> tuple[int, int] | None:
+        """(first, last) frames of the spell something lay over `zone` as a stack there was read gone at `gone`: begun
+        by then, and lasting to at most `END_FRAMES` before it. None if no such spell."""
+        over = self._covered.latest_before(zone, gone + 1)
+        return (over.first, over.last) if over is not None and over.last >= gone - self._covered.end_frames else None
+
     def taken_within(self, zone: str, gone: int) -> tuple[int, int] | None:
         """(first, last) frames a stack read as gone from `zone` at `gone` was taken within: from the moment the
         hand came over its spot, where it was just before (a High Tie $10 Main under the hand read as a $500

@@ -101,6 +101,38 @@ def test_where_the_hand_lay_orders_settlements_too_close_in_time() -> None:
     assert order(hand_over({"seat3.high": range(3330, 3333)})) == ([2, 3], [((2, "high", 1), (3, "high", 1))])
 
 
+def test_a_stack_read_gone_under_the_hand_that_went_on_to_another_box_was_taken_as_the_hand_left() -> None:
+    # King High, held-out video (set A29, seed 13441, round e9f579b4): seat 8's $40 Seven read gone at 729 under the
+    # hand (over its spot 729-731); the hand then paid seat 2's Low, its payout laid under the hand over that paid spot
+    # 733-737 and first read at 738. The manual pays the Low first: the dealer did not. A neighbour's stack lay over
+    # the Seven's corner, so its spot showed no bare felt until 788, and the order was left to the manual, in doubt.
+    def hand_over(spells: dict[str, range], seven_bare_from: int) -> CoverLog:
+        log = CoverLog()
+        for f in range(720, 800):
+            covered = {zone for zone, frames in spells.items() if f in frames}
+            bare = {"seat8.seven"} if f >= seven_bare_from else set()
+            if f < 738:
+                bare.add("seat2.low.paid")
+            log.add(f, covered, bare - covered)
+        return log
+
+    def order(cover: CoverLog) -> tuple[list[int], list]:
+        m = KingHighMachine("T1", cover=cover)
+        m._assumed_order, m._unseen_order = [], []
+        seven, low = _seen(8, "lose", 729), _seen(2, "win", 738)
+        seven.wager, seven.inst.zone = seven.wager.model_copy(update={"spot": "seven"}), "seat8.seven"
+        low.wager, low.paid_zone = low.wager.model_copy(update={"spot": "low"}), "seat2.low.paid"
+        out = m._in_dealer_order([seven, low], {(2, "low", 1): 1, (8, "seven", 1): 2})
+        return [ws.wager.seat for ws in out], m._assumed_order
+
+    hand = {"seat8.seven": range(729, 732), "seat2.low.paid": range(733, 738)}
+    assert order(hand_over(hand, 788)) == ([8, 2], [])  # taken before the hand came over seat 2's payout
+    assert order(hand_over(hand, 732)) == ([8, 2], [])  # as it is where the spot shows bare at once
+    # The hand still over the Seven's spot as it came over the payout's: which came first is not known.
+    late = {"seat8.seven": range(729, 736), "seat2.low.paid": range(733, 738)}
+    assert order(hand_over(late, 788)) == ([2, 8], [((2, "low", 1), (8, "seven", 1))])
+
+
 def test_two_stacks_taken_in_one_frame_with_no_hand_seen_are_ordered_by_neither() -> None:
     # King High, video (set UU, 12111, round cb66b4f8): two stacks read gone in the same frame, the hand seen over
     # neither, each spot bare from that frame: each was taken "within" that one frame, so by where the hand lay each
