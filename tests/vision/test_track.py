@@ -8,6 +8,7 @@ from pipelines.vision.observe import CardObs, ZoneObs
 from pipelines.vision.track import (
     BRIEF_PAYOUT,
     CONTESTED_CARD,
+    DOUBT_GOES_ON,
     DOUBTFUL_READINGS,
     FALL_FROM_DOUBT,
     REACHING_CHIPS,
@@ -507,6 +508,26 @@ def test_a_wager_confirmed_as_more_took_in_no_payout_chips_while_it_rose():
     (paid,) = changes[2:]
     assert paid.zone == "seat4.low.paid" and paid.after.chip_total == 3 and paid.after.uncertain
     assert paid.frame == 10  # its first reading, not the wager's rise
+
+
+def test_a_stack_read_with_doubt_in_most_frames_after_its_doubt_was_lifted_stays_in_doubt():
+    # 3 Card Monster, held-out video (set A27, seed 13393, round be54e783): a $300 Royal in one line with the $300
+    # Monster, a seventh $100 box where the two meet read at 0.45-0.57 in most frames and 0.9 or more in the rest. The
+    # Royal, read $400 throughout, was confirmed with doubt; three scattered sure frames lifted it, and the round said
+    # $400 was wagered.
+    sure = {"seat6.royal": ZoneObs(chips=[100] * 4)}
+    unsure = {"seat6.royal": ZoneObs(chips=[100] * 4, chips_uncertain=True, chips_doubt_other=True)}
+    laid_and_lifted = [{}] * 2 + [unsure, sure, unsure, unsure, unsure, unsure] + [sure, unsure, sure, unsure, sure]
+
+    def changes(after: list[dict]) -> list[tuple[int, bool, str]]:
+        t = ZoneTracker(stable_frames=3)
+        return [(c.frame, c.after.uncertain, c.after.doubt) for c in _run(t, laid_and_lifted + after)]
+
+    (laid, lifted, *again) = changes([unsure, unsure, sure] * 7 + [sure] * 5)
+    assert laid[:2] == (2, True) and lifted == (12, False, "")
+    assert again == [(32, True, DOUBT_GOES_ON)]  # 20 frames after the lift, and read surely since: still in doubt
+    # Read surely in most frames after the lift: the doubt was the hand's, and it is over.
+    assert len(changes([unsure, sure, sure] * 7 + [sure] * 5)) == 2
 
 
 def test_a_card_read_as_two_cards_and_never_with_high_confidence_is_unsure():
