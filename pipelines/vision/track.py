@@ -351,7 +351,9 @@ class ZoneTracker:
                                                or zone.stable.doubt in (FALL_FROM_DOUBT, DOUBT_GOES_ON))
             if zone.stable.uncertain and not doubt:
                 zone.unsteady.clear()  # the doubt is lifted: what was read before it weighs no more
-                zone.lifted = not zone.stable_sig[0]
+                # a wager's doubt for boxes below the detector's confidence (`_doubt_goes_on`)
+                zone.lifted = (not zone.stable_sig[0] and not name.endswith(".paid")
+                               and zone.stable.doubt == DOUBTFUL_READINGS)
                 zone.gap_reads.clear()
             refreshed = replace(self._state(zone, sig, doubt, zone.stable.doubt or DOUBTFUL_READINGS),
                                 hidden_room=zone.stable.hidden_room or zo.chips_hidden_room)
@@ -496,13 +498,20 @@ class ZoneTracker:
 
     @staticmethod
     def _doubt_goes_on(zone: _Zone, kinds: list[str | None]) -> bool:
-        """A stack confirmed with doubt, the doubt lifted once it was read surely as its total in `stable_frames`
-        frames, read with doubt as that total in more of the `RESTLESS_WINDOW` frames since than any other way: the
-        lift rested on the frames a box that comes and goes read surely (a 3 Card Monster $300 Royal in one line with
-        the $300 Monster, a seventh $100 box where the two meet, now at the Royal's end, now at the Monster's, read
-        at 0.45-0.57 in most frames and 0.9 or more in the rest: the Royal read $400 throughout, its doubt lifted by
-        three scattered sure frames). The doubt stays: being read surely now and then does not lift it again."""
-        if not zone.lifted or zone.stable.uncertain or len(kinds) < RESTLESS_WINDOW:
+        """A wager confirmed with doubt for readings below the detector's confidence (`DOUBTFUL_READINGS`), the doubt
+        lifted once it was read surely as its total in `stable_frames` frames, read with doubt as that total in more
+        of the `RESTLESS_WINDOW` frames since than any other way, the dealer's hand over it in none: the lift rested on
+        the frames a box that comes and goes read surely (a 3 Card Monster $300 Royal in one line with the $300
+        Monster, a seventh $100 box where the two meet, now at the Royal's end, now at the Monster's, read at 0.45-0.57
+        in most frames and 0.9 or more in the rest: the Royal read $400 throughout, its doubt lifted by three scattered
+        sure frames). The doubt stays: being read surely now and then does not lift it again.
+
+        Not a payout: the round machine weighs it against what the rules pay. Nor where the hand lay over the stack in
+        the window: a chip half under it reads with doubt (a 3 Card Monster $400 Play read so in 13 of 20 frames as
+        the hand paid beside it, right). Nor a doubt lifted for other reasons (chips reaching into another spot, or
+        read by turns). On the 29 stored video sets (a one-off replay, sixty-fifth session) the rule without these
+        limits kept six exact rounds in doubt, for the one wrong round it made a review item."""
+        if not zone.lifted or zone.stable.uncertain or len(kinds) < RESTLESS_WINDOW or "hand" in kinds:
             return False
         unsure = kinds.count("unsure")
         return unsure > len(kinds) - unsure

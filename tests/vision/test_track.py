@@ -519,15 +519,22 @@ def test_a_stack_read_with_doubt_in_most_frames_after_its_doubt_was_lifted_stays
     unsure = {"seat6.royal": ZoneObs(chips=[100] * 4, chips_uncertain=True, chips_doubt_other=True)}
     laid_and_lifted = [{}] * 2 + [unsure, sure, unsure, unsure, unsure, unsure] + [sure, unsure, sure, unsure, sure]
 
-    def changes(after: list[dict]) -> list[tuple[int, bool, str]]:
+    def changes(after: list[dict], zone: str = "seat6.royal", covered: dict[int, set[str]] | None = None
+                ) -> list[tuple[int, bool, str]]:
         t = ZoneTracker(stable_frames=3)
-        return [(c.frame, c.after.uncertain, c.after.doubt) for c in _run(t, laid_and_lifted + after)]
+        frames = [{zone: o for o in f.values()} for f in laid_and_lifted + after]
+        return [(c.frame, c.after.uncertain, c.after.doubt) for c in _run(t, frames, covered=covered)]
 
-    (laid, lifted, *again) = changes([unsure, unsure, sure] * 7 + [sure] * 5)
+    flicker = [unsure, unsure, sure] * 7 + [sure] * 5
+    (laid, lifted, *again) = changes(flicker)
     assert laid[:2] == (2, True) and lifted == (12, False, "")
     assert again == [(32, True, DOUBT_GOES_ON)]  # 20 frames after the lift, and read surely since: still in doubt
     # Read surely in most frames after the lift: the doubt was the hand's, and it is over.
     assert len(changes([unsure, sure, sure] * 7 + [sure] * 5)) == 2
+    # Nor a payout (the round machine weighs it against what the rules pay), nor where the hand lay over the stack:
+    # a chip half under it reads with doubt.
+    assert len(changes(flicker, zone="seat6.royal.paid")) == 2
+    assert len(changes(flicker, covered={20: {"seat6.royal"}})) == 2
 
 
 def test_a_card_read_as_two_cards_and_never_with_high_confidence_is_unsure():
