@@ -522,7 +522,7 @@ def test_a_stack_read_with_doubt_in_most_frames_after_its_doubt_was_lifted_stays
     def changes(after: list[dict], zone: str = "seat6.royal", covered: dict[int, set[str]] | None = None
                 ) -> list[tuple[int, bool, str]]:
         t = ZoneTracker(stable_frames=3)
-        frames = [{zone: o for o in f.values()} for f in laid_and_lifted + after]
+        frames = [{zone: f["seat6.royal"]} if f else {} for f in laid_and_lifted + after]
         return [(c.frame, c.after.uncertain, c.after.doubt) for c in _run(t, frames, covered=covered)]
 
     flicker = [unsure, unsure, sure] * 7 + [sure] * 5
