@@ -95,7 +95,7 @@ PAYOUT_READ_LESS = ("read surely as {less} in {times} of the last {window} frame
 FALL_FROM_DOUBT = ("read surely as fewer chips with no hand over it, where it had been read with doubt more often than "
                    "surely as the more: a chip read then may have been none (a box drawn twice on one chip), not one "
                    "taken")
-# A stack whose doubt was lifted, read with doubt as its total in most frames since (`ZoneTracker._doubt_goes_on`).
+# A wager whose doubt was lifted, read with doubt as its total in most frames since (`ZoneTracker._doubt_goes_on`).
 DOUBT_GOES_ON = (f"read with doubt in most of the {RESTLESS_WINDOW} frames after its doubt was lifted: a box of it "
                  "comes and goes below the detector's confidence (a chip drawn where there is none, or one half "
                  "hidden), so its total is not certain")
@@ -157,7 +157,7 @@ class _Zone:
     # (`_grown_read_back`)
     grown_from: float = 0.0
     read_as_confirmed: bool = False  # the confirmed stack was read as its total since, the hand not over it
-    lifted: bool = False  # the confirmed stack was in doubt and read surely since (`_doubt_goes_on`)
+    lifted: bool = False  # a wager's doubt for readings below the detector's confidence lifted (`_doubt_goes_on`)
     # the last readings of a zone holding a stack confirmed with doubt, the hand not over it: ("gap", total) where
     # read with doubt for a chip counted unseen in a gap alone, ("other", total) with doubt for more, ("sure",
     # total) confidently; None for no chips or cards (`_gap_read_away`)
@@ -232,9 +232,9 @@ class ZoneTracker:
         more since then as a payout's chips counted with it (`_wager_read_over`), they were the wager's own, read as
         confirmed now. They no longer count as chips read in the payout spot, nor date the payout (a King High $2
         Low past-posted to $4, read 4 from 583 and confirmed so; its $4 payout, laid at 590 and confirmed restless,
-        was dated 583, before the Seven taken at 581 - lag)."""
-        paid = self._zones.get(f"{change.zone}.paid")
-        if (paid is None or change.zone.endswith(".paid") or change.after.cards or change.before.cards
+        was dated 583 and so ordered before the Seven taken at 581)."""
+        paid = self._zones.get(f"{change.zone}.paid")  # none for a payout spot itself
+        if (paid is None or change.after.cards or change.before.cards
                 or change.after.chip_total <= change.before.chip_total):
             return
         paid.restless = deque(((r[0], paid.stable_sig, True) if r is not None and r[1] is None and r[0] >= change.frame
@@ -351,10 +351,9 @@ class ZoneTracker:
                                                or zone.stable.doubt in (FALL_FROM_DOUBT, DOUBT_GOES_ON))
             if zone.stable.uncertain and not doubt:
                 zone.unsteady.clear()  # the doubt is lifted: what was read before it weighs no more
-                # a wager's doubt for boxes below the detector's confidence (`_doubt_goes_on`)
+                zone.gap_reads.clear()
                 zone.lifted = (not zone.stable_sig[0] and not name.endswith(".paid")
                                and zone.stable.doubt == DOUBTFUL_READINGS)
-                zone.gap_reads.clear()
             refreshed = replace(self._state(zone, sig, doubt, zone.stable.doubt or DOUBTFUL_READINGS),
                                 hidden_room=zone.stable.hidden_room or zo.chips_hidden_room)
             if refreshed != zone.stable:  # a confirmed card's majority identity changed
