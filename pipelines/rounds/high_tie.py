@@ -180,6 +180,15 @@ class HighTieMachine(RoundMachine):
             if len(originals) != 2 or not rnd.cards_of(f"seat:{seat}.1") or not rnd.cards_of(f"seat:{seat}.2"):
                 live.note(f"seat {seat}: a second split wager, but the cards do not show two split hands")
 
+    def holds_round_cards(self, live: LiveRound, area: str) -> bool:
+        """A split area of a seat that did not split holds no card of its own: the seat's area holds its cards
+        (`_owner`), and a card lost from view there is lost from the seat's area too, which says so itself. (A 5h hit
+        lying across into seat 2's split area 2 went out of it as the 2d and As were dealt over its corner, all three
+        in view in the seat's area: taken for a card hidden under the 2d, it held a round read right from review.)"""
+        ref = parse_zone(area)
+        return not (ref.area == "cards" and ref.sub is not None and ref.seat is not None
+                    and ref.seat not in self._split_seats(live))
+
     @staticmethod
     def _drop_unsplit_area_doubts(live: LiveRound, split: dict[int, int]) -> None:
         """Doubts about a split area of a seat that did not split concern no card of the round: the seat's own area

@@ -370,6 +370,8 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
         rnd.events = self._events(live, rnd, seen, closes)
         brief = UNREAD_GONE_S * self.fps
         for zone in live.cards.values():
+            if not self.holds_round_cards(live, zone.name):
+                continue
             for known, new, frame in zone.doubts:
                 live.note(f"{zone.name}: {new} seen where {known} was as more cards arrived (frame {frame}): "
                           f"{known} read again, or a new card covering it")
@@ -387,6 +389,11 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
 
     def card_order(self, live: LiveRound) -> list[Slot]:
         return live.slots
+
+    def holds_round_cards(self, live: LiveRound, area: str) -> bool:
+        """Whether card area `area` holds cards of the round in its own right, so that a card it lost from view
+        may be one the round missed. A game with nested areas says which of them repeat another's cards."""
+        return True
 
     def _cards(self, live: LiveRound) -> list[DealtCard]:
         out = []
