@@ -515,8 +515,9 @@ def test_a_stack_read_with_doubt_in_most_frames_after_its_doubt_was_lifted_stays
     # Monster, a seventh $100 box where the two meet read at 0.45-0.57 in most frames and 0.9 or more in the rest. The
     # Royal, read $400 throughout, was confirmed with doubt; three scattered sure frames lifted it, and the round said
     # $400 was wagered.
-    sure = {"seat6.royal": ZoneObs(chips=[100] * 4)}
-    unsure = {"seat6.royal": ZoneObs(chips=[100] * 4, chips_uncertain=True, chips_doubt_other=True)}
+    sure = {"seat6.royal": ZoneObs(chips=[100] * 4, chips_under_room=True)}
+    unsure = {"seat6.royal": ZoneObs(chips=[100] * 4, chips_uncertain=True, chips_doubt_other=True,
+                                     chips_under_room=True)}
     laid_and_lifted = [{}] * 2 + [unsure, sure, unsure, unsure, unsure, unsure] + [sure, unsure, sure, unsure, sure]
 
     def changes(after: list[dict], zone: str = "seat6.royal", covered: dict[int, set[str]] | None = None
@@ -535,6 +536,10 @@ def test_a_stack_read_with_doubt_in_most_frames_after_its_doubt_was_lifted_stays
     # a chip half under it reads with doubt.
     assert len(changes(flicker, zone="seat6.royal.paid")) == 2
     assert len(changes(flicker, covered={20: {"seat6.royal"}})) == 2
+    # Nor a stack clear of every other: its chip below the detector's confidence is one half seen (King High, set A33,
+    # seed 13601: a $200 High Run of two $100 chips, the lower boxed at 0.50-0.67 in every frame, right).
+    clear = {"seat6.royal": replace(unsure["seat6.royal"], chips_under_room=False)}
+    assert len(changes([clear, clear, sure] * 7 + [sure] * 5)) == 2
 
 
 def test_a_card_read_as_two_cards_and_never_with_high_confidence_is_unsure():
