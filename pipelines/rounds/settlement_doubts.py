@@ -24,6 +24,7 @@ from .timings import (
     FALL_READ_BEFORE_S,
     PAYOUT_LAG_S,
     PEAK_UNHANDED_S,
+    REACHING_S,
     SAME_TIME_S,
     UNHANDED_GONE_S,
     UNREAD_GONE_S,
@@ -62,7 +63,10 @@ class SettlementDoubts:
         seat's split cards over it, read as gone with no hand near, then seen again in single frames until the
         clearing: a missed collection read as a loser collected.) A hand over its payout spot is over it: that spot
         lies in line with it on the dealer's side, and the hand reaching for the stack covers it first (a 3 Card
-        Monster $5 Monster gone as the hand came over its payout spot, the spot itself covered two frames later)."""
+        Monster $5 Monster gone as the hand came over its payout spot, the spot itself covered two frames later). So
+        is a hand that came over either within `REACHING_S` after the stack went: reaching for it, the hand hides it
+        before a quarter of its spot differs (a 3 Card Monster $20 Royal of four $5 chips read as one, then gone, as
+        the hand that took the Monster beside it reached for it; its spot covered from the next frame)."""
         if self.cover is None:
             return
         for ws in seen:
@@ -70,8 +74,12 @@ class SettlementDoubts:
                 continue
             end = ws.inst.end
             # its payout spot lies in line with it, dealer's side: the hand that takes it is over that first
-            hands = [self.cover.last_covered_before(z, end + 1) for z in (ws.inst.zone, f"{ws.inst.zone}.paid")]
+            spots = (ws.inst.zone, f"{ws.inst.zone}.paid")
+            hands = [self.cover.last_covered_before(z, end + 1) for z in spots]
             hand = max((f for f in hands if f is not None), default=None)
+            came = [self.cover.first_covered_from(z, end) for z in spots]
+            if any(f is not None and f - end <= REACHING_S * self.fps for f in came):
+                continue
             if hand is None or end - hand > UNHANDED_GONE_S * self.fps:
                 _doubt_wager(live, ws, f"gone from view at frame {end} with no hand over its spot"
                                        f"{'' if hand is None else f' since frame {hand}'}: not seen taken (hidden, or "

@@ -38,4 +38,7 @@ REMNANT_S = 1.0
 # the four, 1.3-1.9 s after the hand, lay in rounds read wrong: three wagers that were none (a payout's chips read in
 # other spots) and a loser the dealer never collected.
 UNHANDED_GONE_S = 1.0
+# A hand reaching for a stack hides it before the cover meter calls its spot covered (a quarter of it differing): one
+# gone from view this long before the hand came over its spot was not gone unhanded (`_doubt_gone_unhanded`).
+REACHING_S = 0.2
 BESIDE_CARDS_MM = 25.0  # a betting spot this close to its seat's card area has chips on the cards' edge

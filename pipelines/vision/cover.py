@@ -112,6 +112,10 @@ class CoverLog:
         """The last frame before `frame` something lay over `zone`; None if nothing did (that is kept)."""
         return self._covered.last_before(zone, frame)
 
+    def first_covered_from(self, zone: str, frame: int) -> int | None:
+        """The first frame from `frame` on something lay over `zone`; None if nothing did (that is kept)."""
+        return self._covered.first_from(zone, frame)
+
     def laid_within(self, zone: str, shown: int) -> tuple[int, int] | None:
         """(first, last) frames a stack first seen in `zone` at `shown` was laid within: the spell the zone was
         covered that ended as it showed (no frame analysed between), where the zone was bare until that spell

@@ -8,10 +8,11 @@ from pipelines.vision.observe import FrameObs
 from .conftest import rounds_with_edited_observations, session
 
 
-def _side_gone(hand_seen: bool, over_payout_spot: bool = False) -> tuple[list[str], str]:
+def _side_gone(hand_seen: bool, over_payout_spot: bool = False, came_after: int | None = None
+               ) -> tuple[list[str], str]:
     """High Tie (seed 3): the first round's losing Side, collected at its frame, with the dealer's hand over its spot
     as the perfect observation has it, or not seen there (`hand_seen` False) nor over its payout spot, unless
-    `over_payout_spot`; the round's notes and result."""
+    `over_payout_spot`, or until `came_after` frames after it went; the round's notes and result."""
     scripted, _, setup = session("high-tie", 3, 3)
     truth = scripted[0].round
     taken = next(e for e in truth.events if e.type == "wager_collected" and e.spot == "side")
@@ -26,6 +27,8 @@ def _side_gone(hand_seen: bool, over_payout_spot: bool = False) -> tuple[list[st
             covered.discard(f"{spot}.paid")
             if over_payout_spot:
                 covered.add(f"{spot}.paid")
+            if came_after is not None and frame >= taken.frame + came_after:
+                covered.add(spot)
 
     got = rounds_with_edited_observations("high-tie", scripted, setup, keep, no_hand)
     rnd = next(r for r in got if r.round_id == truth.round_id)
@@ -52,3 +55,16 @@ def test_a_wager_gone_as_the_hand_came_over_its_payout_spot_was_taken():
     notes, result = _side_gone(hand_seen=False, over_payout_spot=True)
     assert not any("no hand over its spot" in n for n in notes), notes
     assert result == "exact"
+
+
+def test_a_wager_gone_just_before_the_hand_came_over_its_spot_was_taken():
+    # 3 Card Monster, held-out video (set A33, seed 13633 cb052fcf): a losing $20 Royal of four $5 chips read as one,
+    # then gone, as the hand that had taken the Monster beside it reached for it; its spot read covered from the
+    # next frame. It was said not seen taken, and the round, read right, was unsure.
+    notes, result = _side_gone(hand_seen=False, came_after=1)
+    assert not any("no hand over its spot" in n for n in notes), notes
+    assert result == "exact"
+    # a hand that comes half a second later came for something else
+    notes, result = _side_gone(hand_seen=False, came_after=5)
+    assert any("with no hand over its spot" in n for n in notes), notes
+    assert result == "incomplete"
