@@ -44,13 +44,19 @@ class SettlementDoubts:
         under the card (Pick 2's ante lies against the cards' edge), not taken: when and how it was settled
         was not seen. (Further from the cards, a stack taken as a card lands is a bust collected.) A card whose area
         read empty again within `UNREAD_GONE_S` was no card dealt, and hides nothing: a High Tie dealer's hand taking
-        a losing Side read as a 4d beside the seat's cards for seven frames."""
+        a losing Side read as a 4d beside the seat's cards for seven frames. Nor does a card that came into a nested
+        area (High Tie's split areas) after the seat's own area read it: it was dealt then (a High Tie 6s hit, read in
+        the seat's area as it landed, came into split area 1 six frames later as the hand passed, as the Side was
+        taken)."""
         if ws.inst.zone not in self._beside_cards:
             return
         near, brief = SAME_TIME_S * self.fps, UNREAD_GONE_S * self.fps
         refs = {name: parse_zone(name) for name in live.cards}
+        own = live.cards.get(f"seat{ws.wager.seat}.cards")
+        first_read = {s.card: s.frame for s in reversed(own.slots)} if own is not None else {}
         dealt = [s.frame for name, zone in live.cards.items() for s in zone.slots
-                 if refs[name].seat == ws.wager.seat and refs[name].area == "cards" and not zone.gone_at_once(s, brief)]
+                 if refs[name].seat == ws.wager.seat and refs[name].area == "cards" and not zone.gone_at_once(s, brief)
+                 and not (refs[name].sub is not None and first_read.get(s.card, s.frame) < s.frame)]
         end = ws.inst.end
         if end is not None and any(abs(f - end) <= near for f in dealt):
             _doubt_wager(live, ws, f"gone from view at frame {end} as a card was dealt to the seat (under the "

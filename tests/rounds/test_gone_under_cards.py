@@ -87,3 +87,25 @@ def test_a_card_dealt_where_a_card_was_read_for_a_moment_hides_none():
     rnd = next(r for r in got if r.round_id == truth.round_id)
     assert not any("dealt over 4d" in n for n in rnd.notes), rnd.notes
     assert compare_rounds([rnd], [truth])[0].result == "exact"
+
+
+def test_a_card_come_into_a_split_area_after_the_seats_area_read_it_hides_no_stack():
+    # Held-out High Tie video (set A27, seed 13362 affe8e94): a 6s hit, read in the seat's area as it landed, came into
+    # split area 1 of the seat (which did not split) six frames later, as the hand passed to take the losing Side. Taken
+    # for a card dealt just then, it left the Side "gone from view as a card was dealt", and the round, read right,
+    # was unsure.
+    scripted, _, setup = session("high-tie", 3, 3)
+    truth = scripted[0].round
+    taken = next(e for e in truth.events if e.type == "wager_collected" and e.spot == "side")
+    first = min((c.frame, c.card) for c in truth.cards if c.owner == f"seat:{taken.seat}")[1]
+    area = f"seat{taken.seat}.cards.1"
+
+    def into_the_split_area_late(frame: int, obs: FrameObs) -> None:
+        zo = obs.get(area)
+        if zo is not None and frame < taken.frame - 1:
+            zo.cards = [c for c in zo.cards if c.card != first]
+
+    got = rounds_with_edited_observations("high-tie", scripted, setup, into_the_split_area_late)
+    rnd = next(r for r in got if r.round_id == truth.round_id)
+    assert not any("gone from view" in n for n in rnd.notes), rnd.notes
+    assert compare_rounds([rnd], [truth])[0].result == "exact"
