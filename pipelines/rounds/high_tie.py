@@ -185,9 +185,7 @@ class HighTieMachine(RoundMachine):
         (`_owner`), and a card lost from view there is lost from the seat's area too, which says so itself. (A 5h hit
         lying across into seat 2's split area 2 went out of it as the 2d and As were dealt over its corner, all three
         in view in the seat's area: taken for a card hidden under the 2d, it held a round read right from review.)"""
-        ref = parse_zone(area)
-        return not (ref.area == "cards" and ref.sub is not None and ref.seat is not None
-                    and ref.seat not in self._split_seats(live))
+        return not _unsplit_area(parse_zone(area), self._split_seats(live))
 
     @staticmethod
     def _drop_unsplit_area_doubts(live: LiveRound, split: dict[int, int]) -> None:
@@ -196,7 +194,7 @@ class HighTieMachine(RoundMachine):
         a 5d under the dealer's hand in one of them, held a round read right from review."""
         for name in live.cards:
             ref = parse_zone(name)
-            if ref.area != "cards" or ref.sub is None or ref.seat is None or ref.seat in split:
+            if not _unsplit_area(ref, split):
                 continue
             doubts = [n for n in live.notes if _observation_frame(n, name) is not None]
             for n in doubts:
@@ -281,3 +279,8 @@ def _drop_half_take(ws: WagerSeen) -> None:
     steps = ws.inst.steps
     if len(steps) >= 2 and abs((steps[-2][1] - steps[-1][1]) - ws.wager.amount / 2) < 0.01:
         del steps[-1]
+
+
+def _unsplit_area(ref: ZoneRef, split: dict[int, int]) -> bool:
+    """`ref` is a split area of a seat that did not split (`split`: `HighTieMachine._split_seats`)."""
+    return ref.area == "cards" and ref.sub is not None and ref.seat is not None and ref.seat not in split

@@ -81,11 +81,11 @@ class SettlementDoubts:
             end = ws.inst.end
             # its payout spot lies in line with it, dealer's side: the hand that takes it is over that first
             spots = (ws.inst.zone, f"{ws.inst.zone}.paid")
-            hands = [self.cover.last_covered_before(z, end + 1) for z in spots]
-            hand = max((f for f in hands if f is not None), default=None)
             came = [self.cover.first_covered_from(z, end) for z in spots]
             if any(f is not None and f - end <= REACHING_S * self.fps for f in came):
                 continue
+            hands = [self.cover.last_covered_before(z, end + 1) for z in spots]
+            hand = max((f for f in hands if f is not None), default=None)
             if hand is None or end - hand > UNHANDED_GONE_S * self.fps:
                 _doubt_wager(live, ws, f"gone from view at frame {end} with no hand over its spot"
                                        f"{'' if hand is None else f' since frame {hand}'}: not seen taken (hidden, or "

@@ -478,7 +478,7 @@ class ZoneTracker:
                              (frame, "unsure", sig[1]) if chips and own else
                              (frame, "hand" if covered else None, sig[1]))
         kinds = [kind for _, kind, _ in zone.unsteady]
-        if self._doubt_goes_on(zone):
+        if self._doubt_goes_on(zone, kinds):
             return self._doubt_again(name, zone, frame, DOUBT_GOES_ON)
         others = kinds.count("other")
         if zone.stable.uncertain or others < OUTREAD_MIN or not zone.read_as_confirmed:
@@ -501,7 +501,7 @@ class ZoneTracker:
         return change
 
     @staticmethod
-    def _doubt_goes_on(zone: _Zone) -> bool:
+    def _doubt_goes_on(zone: _Zone, kinds: list[str | None]) -> bool:
         """A wager confirmed with doubt for readings below the detector's confidence (`DOUBTFUL_READINGS`), the doubt
         lifted once it was read surely as its total in `stable_frames` frames, read with doubt as that total in more
         of the `RESTLESS_WINDOW` frames since than any other way, the dealer's hand over it in none: the lift rested on
@@ -520,8 +520,7 @@ class ZoneTracker:
         another spot): where stacks meet the detector draws a box more. A stack clear of every other, its chips read
         in the same places frame after frame, one of them below the detector's confidence, is a chip half seen (a King
         High $200 High Run of two $100 chips, the lower one boxed at 0.50-0.67 in every frame and read surely by the
-        chip verifier now and then: right, in doubt; held-out set A33, seed 13601)."""
-        kinds = [kind for _, kind, _ in zone.unsteady]
+        chip verifier now and then: right, in doubt; held-out set A33, seed 13601). `kinds`: `zone.unsteady`'s."""
         if not zone.lifted or zone.stable.uncertain or len(kinds) < RESTLESS_WINDOW or "hand" in kinds:
             return False
         unsure = [f for f, kind, _ in zone.unsteady if kind == "unsure"]
