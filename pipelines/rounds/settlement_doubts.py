@@ -10,6 +10,7 @@ from pipelines.games.settlement import Settlement
 from pipelines.vision.cover import CoverLog
 from pipelines.vision.track import (
     DOUBTFUL_READINGS,
+    RESTLESS_CHIPS,
     UNSTEADY_STACK,
     payout_read_larger,
     read_larger_briefly,
@@ -115,11 +116,16 @@ class SettlementDoubts:
         reading's doubt on the settlement: for it to hide a payout error, a misread chip would have had to make up for
         the error to the chip, in most of the payout's frames (a 3 Card Monster $400 Play payout of four $100 chips,
         confirmed $300 as the hand left it and $400 from then on, a chip of it lying over the card's edge at 0.35-0.55;
-        a $40 Play payout read $40 with doubt and $15 by turns at the cards' edge)."""
+        a $40 Play payout read $40 with doubt and $15 by turns at the cards' edge).
+
+        So is a payout first confirmed from readings never alike long enough (`RESTLESS_CHIPS`) where it was also read
+        surely as the rules' amount: the restless spell is the detector failing to settle on a stack it read right
+        when nothing lay over it (a 3 Card Monster $40 Play payout read $40 surely as it was laid, then, the hand back
+        over the cards beside it, $15 and $40 by turns, its $25 chip at the card's edge). Never read surely as the
+        rules' amount, that doubt stays: a chip read with doubt in most frames, of just the shortfall, is what a
+        short pay would look like."""
         for ws, p, _ in _paid_as_rules_pay(seen, expected, live):
-            otherwise = [(f, n) for n in live.notes
-                         if (read_larger_briefly(n) or read_less_steadily(n) or n.endswith(UNSTEADY_STACK)
-                             or n.endswith(DOUBTFUL_READINGS))
+            otherwise = [(f, n) for n in live.notes if _answered_by_rules_pay(n, ws, p)
                          and (f := _observation_frame(n, p.zone)) is not None and p.start <= f]
             if not otherwise:
                 continue
@@ -128,7 +134,12 @@ class SettlementDoubts:
                 p.doubtful.discard(f)
             ws.uncertain = ws.inst.uncertain or p.uncertain
             unsure = sum(n.endswith(DOUBTFUL_READINGS) for _, n in otherwise)
-            if unsure < len(otherwise):
+            restless = sum(n.endswith(RESTLESS_CHIPS) for _, n in otherwise)
+            if restless:
+                live.note(f"inferred: {_about(ws)}: payout read as {ws.paid:g}, what the rules pay, and surely so at "
+                          f"frame {p.read_surely_at.get(ws.paid)}, though read by turns as other totals never alike "
+                          "long enough to confirm")
+            if unsure + restless < len(otherwise):
                 live.note(f"inferred: {_about(ws)}: payout read as {ws.paid:g}, what the rules pay, though read surely "
                           "as other totals in frames too few to confirm")
             if unsure:
@@ -564,6 +575,14 @@ def _reaches_only_into_bare_spots(inst: ChipInstance, live: LiveRound) -> bool:
     end = inst.end if inst.end is not None else live.last
     spots = {z for f in frames for z in inst.reached[f]}
     return not any(other.start <= end for z in spots if z in live.chips for other in live.chips[z].instances)
+
+def _answered_by_rules_pay(note: str, ws: WagerSeen, payout: ChipInstance) -> bool:
+    """`note` is a doubt on a payout's total that its being exactly what the rules pay answers
+    (`SettlementDoubts._payouts_read_otherwise_as_rules_pay`)."""
+    return (read_larger_briefly(note) or read_less_steadily(note) or note.endswith(UNSTEADY_STACK)
+            or note.endswith(DOUBTFUL_READINGS)
+            or (note.endswith(RESTLESS_CHIPS) and any(abs(t - ws.paid) < 0.005 for t in payout.read_surely)))
+
 
 def _paid_as_rules_pay(seen: list[WagerSeen], expected: list[Settlement], live: LiveRound
                        ) -> Iterator[tuple[WagerSeen, ChipInstance, float]]:
