@@ -496,6 +496,9 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
                 if laid is not None:
                     live.note(f"inferred: the stack seen in {name} from frame {p.start} to {p.end} was the payout "
                               f"being laid in {laid}")
+                elif (taken := self._collected_through(p, name, live)) is not None:
+                    live.note(f"inferred: the {p.peak:g} seen in {name} from frame {p.start} to {p.end} was "
+                              f"{taken[0]}'s stack, gone at frame {taken[1]}, carried over the spot")
                 elif self._read_before_its_wager(p, name, live):
                     live.note(f"inferred: the {p.peak:g} read with doubt in {name} from frame {p.start} to {p.end}, "
                               "gone before a wager was placed on its spot, was no payout")
@@ -573,6 +576,23 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
         seat, near = parse_zone(name).seat, SAME_TIME_S * self.fps
         return next((other for other, zone in paid.items() if other != name and parse_zone(other).seat == seat
                      and any(id(q) in used and abs(q.start - p.end) <= near for q in zone.instances)), None)
+
+    def _collected_through(self, p: ChipInstance, name: str, live: LiveRound) -> tuple[str, int] | None:
+        """The betting spot of the same seat, and the frame, whose stack of at least `p`'s total went just before `p`,
+        a stack in a paid spot matched to no wager, showed there for a moment: the hand that took it carried it over
+        `p`'s spot on its way to the rack (Pick 2 Poker: a $5 5 Card Bonus collected, and a $5 chip read surely in the
+        returned Play's paid spot for the next three frames). None if there is none."""
+        if p.end is None or p.end - p.start > TRANSIT_S * self.fps:
+            return None
+        seat, near = parse_zone(name).seat, SAME_TIME_S * self.fps
+        for other, zone in live.chips.items():
+            ref = parse_zone(other)
+            if ref.area != "bet" or ref.seat != seat:
+                continue
+            for q in zone.instances:
+                if q.end is not None and 0 <= p.start - q.end <= near and q.steps[-1][1] >= p.peak - 0.005:
+                    return other, q.end
+        return None
 
     def _hand_read_as_chips(self, p: ChipInstance) -> bool:
         """Whether a stack in a paid spot was read only with doubt, with the dealer's hand over the spot (`CoverLog`)
