@@ -122,8 +122,9 @@ class SettlementDoubts:
         surely as the rules' amount: the restless spell is the detector failing to settle on a stack it read right
         when nothing lay over it (a 3 Card Monster $40 Play payout read $40 surely as it was laid, then, the hand back
         over the cards beside it, $15 and $40 by turns, its $25 chip at the card's edge). Never read surely as the
-        rules' amount, that doubt stays: a chip read with doubt in most frames, of just the shortfall, is what a
-        short pay would look like."""
+        rules' amount, or read surely as more too, that doubt stays: a chip read with doubt in most frames, of just
+        the shortfall, is what a short pay would look like, and a chip read surely in a frame may be one of an
+        overpay the detector missed in the others (`_laid_while_restless`)."""
         for ws, p, _ in _paid_as_rules_pay(seen, expected, live):
             otherwise = [(f, n) for n in live.notes if _answered_by_rules_pay(n, ws, p)
                          and (f := _observation_frame(n, p.zone)) is not None and p.start <= f]
@@ -581,7 +582,8 @@ def _answered_by_rules_pay(note: str, ws: WagerSeen, payout: ChipInstance) -> bo
     (`SettlementDoubts._payouts_read_otherwise_as_rules_pay`)."""
     return (read_larger_briefly(note) or read_less_steadily(note) or note.endswith(UNSTEADY_STACK)
             or note.endswith(DOUBTFUL_READINGS)
-            or (note.endswith(RESTLESS_CHIPS) and any(abs(t - ws.paid) < 0.005 for t in payout.read_surely)))
+            or (note.endswith(RESTLESS_CHIPS) and any(abs(t - ws.paid) < 0.005 for t in payout.read_surely)
+                and max(payout.read_surely) <= ws.paid + 0.005))
 
 
 def _paid_as_rules_pay(seen: list[WagerSeen], expected: list[Settlement], live: LiveRound
