@@ -38,7 +38,7 @@ from pipelines.games.round import (
 from pipelines.vision.cover import CoverLog
 from pipelines.vision.observe import ZoneChange, ZoneState
 from pipelines.vision.outlines import polygon_gap_mm
-from pipelines.vision.track import RESTLESS_BESIDE_WAGER, RESTLESS_CHIPS, payout_read_larger
+from pipelines.vision.track import FALL_FROM_DOUBT, RESTLESS_BESIDE_WAGER, RESTLESS_CHIPS, payout_read_larger
 
 from .live import LiveRound, WagerSeen, ZoneDoubt, _doubt_wager, _observation_note
 from .settlement_doubts import SettlementDoubts
@@ -56,6 +56,21 @@ from .timings import (
 from .zone_names import ZoneRef, parse_zone
 
 DEFAULT_SESSION_START = datetime(2025, 1, 6, 20, 0, 0, tzinfo=UTC)  # the simulator's session start
+
+
+def _drop_bump_doubts(live: LiveRound, zone: str, backs: list[int]) -> None:
+    """A stack read as more for a moment, then surely as it was, with the more read with doubt more often than
+    surely (`FALL_FROM_DOUBT`: a chip read then may have been none): the bump is dropped as noise
+    (`ChipZone.settle_noise`), so the round already takes the more for no chip, and the doubt is answered (High Tie: a
+    $100 Main read $200 for six frames, at 0.60-0.74, as the hand took the Side beside it, then $100 for good). A
+    chip added after the close and taken back within `NOISE_FRAMES` would leave the same readings; it changes
+    nothing that is paid."""
+    for back in backs:
+        note = f"{_observation_note(zone, back)}: {FALL_FROM_DOUBT}"
+        if note in live.notes:
+            live.notes.remove(note)
+            live.note(f"inferred: {zone}: read as more only for a moment before frame {back}, mostly with doubt, "
+                      "then surely as it was: no chip")
 
 
 def _confirmed(ch: ZoneChange) -> bool:
@@ -352,8 +367,8 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
 
     def _close(self, live: LiveRound) -> Round:
         self.merge_chips(live)
-        for z in live.chips.values():
-            z.settle_noise()
+        for name, z in live.chips.items():
+            _drop_bump_doubts(live, name, z.settle_noise())
         started_at = self.time_of(live.start)
         rnd = Round(game=self.game, table_id=self.table_id, round_id=round_id_for(self.table_id, started_at),
                     started_at=started_at, ended_at=self.time_of(live.last + 1), dealer_id=self.dealer_id,

@@ -259,8 +259,10 @@ class ChipZone:
                 merged.append(inst)
         self.instances = merged
 
-    def settle_noise(self) -> None:
-        """Drop dips and bumps that return to the previous total quickly (something passed over it)."""
+    def settle_noise(self) -> list[int]:
+        """Drop dips and bumps that return to the previous total quickly (something passed over it). Returns the
+        frames at which each bump dropped came back down (`RoundMachine._drop_bump_doubts`)."""
+        bumps: list[int] = []
         for inst in self.instances:
             steps = inst.steps
             changed = True
@@ -269,6 +271,8 @@ class ChipZone:
                 for i in range(1, len(steps) - 1):
                     if steps[i - 1][1] == steps[i + 1][1] and steps[i + 1][0] - steps[i][0] <= NOISE_FRAMES:
                         inst._same_again(steps[i - 1], steps[i + 1])
+                        if steps[i][1] > steps[i + 1][1]:
+                            bumps.append(steps[i + 1][0])
                         del steps[i:i + 2]
                         changed = True
                         break
@@ -289,6 +293,7 @@ class ChipZone:
                 else:
                     i += 1
             inst.steps = steps
+        return bumps
 
 
 @dataclass
