@@ -577,6 +577,7 @@ def _reaches_only_into_bare_spots(inst: ChipInstance, live: LiveRound) -> bool:
     spots = {z for f in frames for z in inst.reached[f]}
     return not any(other.start <= end for z in spots if z in live.chips for other in live.chips[z].instances)
 
+
 def _answered_by_rules_pay(note: str, ws: WagerSeen, payout: ChipInstance) -> bool:
     """`note` is a doubt on a payout's total that its being exactly what the rules pay answers
     (`SettlementDoubts._payouts_read_otherwise_as_rules_pay`)."""

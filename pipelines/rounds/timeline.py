@@ -261,7 +261,7 @@ class ChipZone:
 
     def settle_noise(self) -> list[int]:
         """Drop dips and bumps that return to the previous total quickly (something passed over it). Returns the
-        frames at which each bump dropped came back down (`RoundMachine._drop_bump_doubts`)."""
+        frames at which each bump dropped came back down (`machine._drop_bump_doubts`)."""
         bumps: list[int] = []
         for inst in self.instances:
             steps = inst.steps
