@@ -170,6 +170,8 @@ class _Zone:
     gapped_away: float = 0.0
     # chip totals read since the zone last read empty: total -> [first frame read, last frame read confidently or -1]
     since_empty: dict[float, list[int]] = field(default_factory=dict)
+    # chip totals read confidently since the zone last read empty, lying against no other stack (`_doubt_goes_on`)
+    clear_sure: set[float] = field(default_factory=set)
     # a payout spot confirmed empty: its readings of chips since it last read empty, (frame, reading, with doubt)
     brief: list[tuple[int, Signature, bool]] = field(default_factory=list)
     # the last frames its confirmed chips were read confidently as fewer, not none (`_payout_read_larger_briefly`)
@@ -323,6 +325,8 @@ class ZoneTracker:
         zone.read_at = (frame, sig[1], gap_doubt)
         change, leading = None, []  # leading: changes reported before `change` (a doubt answered, a take)
         self._note_since_empty(zone, frame, sig, uncertain, covered)
+        if not sig[0] and sig[1] > 0 and not uncertain and not (zo.chips_under_room or zo.chips_reach_into):
+            zone.clear_sure.add(sig[1])
         if not uncertain and not sig[0] and not zone.stable_sig[0] and 0 < sig[1] < zone.stable_sig[1]:
             zone.read_less.append(frame)
         brief = self._brief_payout(name, zone, frame, sig, uncertain)
@@ -520,8 +524,14 @@ class ZoneTracker:
         another spot): where stacks meet the detector draws a box more. A stack clear of every other, its chips read
         in the same places frame after frame, one of them below the detector's confidence, is a chip half seen (a King
         High $200 High Run of two $100 chips, the lower one boxed at 0.50-0.67 in every frame and read surely by the
-        chip verifier now and then: right, in doubt; held-out set A33, seed 13601). `kinds`: `zone.unsteady`'s."""
+        chip verifier now and then: right, in doubt; held-out set A33, seed 13601). Nor a stack read surely as its
+        total while it lay against no other (`_Zone.clear_sure`), as it was laid: the box that comes and goes where
+        stacks meet was not there to count (a 3 Card Monster $400 Ante of four $100 chips read surely as laid, then
+        with doubt, a chip of it room to lie under the Monster laid against it, as $400 in every frame: right;
+        held-out set A36, seed 13723). `kinds`: `zone.unsteady`'s."""
         if not zone.lifted or zone.stable.uncertain or len(kinds) < RESTLESS_WINDOW or "hand" in kinds:
+            return False
+        if zone.stable_sig[1] in zone.clear_sure:
             return False
         unsure = [f for f, kind, _ in zone.unsteady if kind == "unsure"]
         met = sum(f in zone.met for f in unsure)
@@ -734,6 +744,7 @@ class ZoneTracker:
         if sig == ((), 0.0):
             if not covered:
                 zone.since_empty.clear()
+                zone.clear_sure.clear()
         elif not sig[0]:
             seen = zone.since_empty.setdefault(sig[1], [frame, -1])
             if not uncertain:
