@@ -540,6 +540,18 @@ def test_a_stack_read_with_doubt_in_most_frames_after_its_doubt_was_lifted_stays
     # seed 13601: a $200 High Run of two $100 chips, the lower boxed at 0.50-0.67 in every frame, right).
     clear = {"seat6.royal": replace(unsure["seat6.royal"], chips_under_room=False)}
     assert len(changes([clear, clear, sure] * 7 + [sure] * 5)) == 2
+    # Nor a stack read surely as its total while it lay against no other, as it was laid: the box where stacks meet
+    # was not there to count (3 Card Monster, set A36, seed 13723: a $400 Ante read surely as laid, then with doubt as
+    # $400 in every frame once the Monster lay against it, right).
+    laid_clear = {"seat6.royal": replace(sure["seat6.royal"], chips_under_room=False)}
+    t = ZoneTracker(stable_frames=3)
+    frames = [{}, laid_clear, *laid_and_lifted[2:], *flicker]
+    assert [(c.frame, c.after.doubt) for c in _run(t, frames)][2:] == []
+    # read so clear as another total, the box that comes and goes is still the one counted
+    t = ZoneTracker(stable_frames=3)
+    other_clear = {"seat6.royal": ZoneObs(chips=[100] * 3)}
+    frames = [{}, other_clear, *laid_and_lifted[2:], *flicker]
+    assert DOUBT_GOES_ON in [c.after.doubt for c in _run(t, frames)]
 
 
 def test_a_card_read_as_two_cards_and_never_with_high_confidence_is_unsure():
