@@ -324,9 +324,7 @@ class ZoneTracker:
         gap_doubt = zo.chips_uncertain and zo.chips_gap_only  # in doubt for a chip counted in a gap alone
         zone.read_at = (frame, sig[1], gap_doubt)
         change, leading = None, []  # leading: changes reported before `change` (a doubt answered, a take)
-        self._note_since_empty(zone, frame, sig, uncertain, covered)
-        if not sig[0] and sig[1] > 0 and not uncertain and not (zo.chips_under_room or zo.chips_reach_into):
-            zone.clear_sure.add(sig[1])
+        self._note_since_empty(zone, frame, sig, uncertain, covered, not (zo.chips_under_room or zo.chips_reach_into))
         if not uncertain and not sig[0] and not zone.stable_sig[0] and 0 < sig[1] < zone.stable_sig[1]:
             zone.read_less.append(frame)
         brief = self._brief_payout(name, zone, frame, sig, uncertain)
@@ -736,8 +734,10 @@ class ZoneTracker:
         return [ZoneChange(name, run[0][0], zone.stable, laid), ZoneChange(name, frame, laid, zone.stable)]
 
     @staticmethod
-    def _note_since_empty(zone: _Zone, frame: int, sig: Signature, uncertain: bool, covered: bool) -> None:
-        """Keep when each chip total was read since the zone last read empty (`_read_more`). Read empty under the
+    def _note_since_empty(zone: _Zone, frame: int, sig: Signature, uncertain: bool, covered: bool, clear: bool
+                          ) -> None:
+        """Keep when each chip total was read since the zone last read empty (`_read_more`), and which were read
+        confidently while the stack lay against no other (`clear`; `_Zone.clear_sure`). Read empty under the
         dealer's hand (`covered`) is no such reading: the hand hides the chips (a 3 Card Monster $40 Play payout read
         whole, surely, in the one frame between the hand laying it and the hand over it again, then $15 for good,
         its $25 under the Play's chips)."""
@@ -749,6 +749,8 @@ class ZoneTracker:
             seen = zone.since_empty.setdefault(sig[1], [frame, -1])
             if not uncertain:
                 seen[1] = frame
+                if clear:
+                    zone.clear_sure.add(sig[1])
 
     @staticmethod
     def _read_more(zone: _Zone, sig: Signature, zo: ZoneObs) -> float:
