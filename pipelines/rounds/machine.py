@@ -43,7 +43,7 @@ from pipelines.vision.track import FALL_FROM_DOUBT, RESTLESS_BESIDE_WAGER, RESTL
 from .live import LiveRound, WagerSeen, ZoneDoubt, _doubt_wager, _observation_note
 from .settlement_doubts import SettlementDoubts
 from .settlement_order import SettlementOrder
-from .timeline import CardZone, ChipInstance, ChipZone, Slot
+from .timeline import NOISE_FRAMES, CardZone, ChipInstance, ChipZone, Slot
 from .timings import (
     BESIDE_CARDS_MM,
     MISSED_GRACE_S,
@@ -71,6 +71,31 @@ def _drop_bump_doubts(live: LiveRound, zone: str, backs: list[int]) -> None:
             live.notes.remove(note)
             live.note(f"inferred: {zone}: read as more only for a moment before frame {back}, mostly with doubt, "
                       "then surely as it was: no chip")
+
+
+def _drop_unsure_bump(live: LiveRound, ch: ZoneChange) -> None:
+    """A stack read as more with doubt, and never surely since its spot was last empty, then surely as it was before:
+    the more was no chip, however long it lasted. It is dropped from the stack's steps as a brief bump is
+    (`ChipZone.settle_noise`, which takes those of up to `NOISE_FRAMES`), so no rise is claimed on it. (3 Card
+    Monster: a $300 Royal of three $100 chips read $400 for 31 frames, a fourth box at 0.37-0.56 as the hand reached
+    for the stacks beside it, as for a frame now and then since it was laid, then $300 surely to the clearing.) A total
+    read surely even once stays (`ZoneState.read_surely`): that is where a chip added after the close and taken back
+    would show."""
+    chips = live.chips.get(ch.zone)
+    cur = chips.current if chips is not None else None
+    if cur is None or len(cur.steps) < 3 or ch.before.chip_total <= ch.after.chip_total + 0.005:
+        return
+    (_, was), (bumped, more), (back, now) = cur.steps[-3:]
+    if back != ch.frame or back - bumped <= NOISE_FRAMES or bumped not in cur.doubtful:
+        return
+    if abs(was - now) > 0.005 or abs(more - ch.before.chip_total) > 0.005:
+        return
+    if any(abs(total - more) < 0.005 for total in ch.after.read_surely):
+        return
+    del cur.steps[-2:]
+    cur.doubtful.discard(bumped)
+    live.note(f"inferred: {ch.zone}: read as {more:g} from frame {bumped}, never surely, then surely as {now:g} "
+              f"again from frame {back}: no chip")
 
 
 def _confirmed(ch: ZoneChange) -> bool:
@@ -215,6 +240,7 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
         if doubt is not None and doubt.note in live.notes:
             if self._doubt_undone(live, ch, doubt):
                 live.notes.remove(doubt.note)
+                _drop_unsure_bump(live, ch)
             elif not ch.after.uncertain and _part_of(ch.after, doubt.before):
                 live.doubts[ch.zone] = doubt  # the hand still over the rest: what it shows next may undo the doubt
 
