@@ -74,13 +74,15 @@ def _drop_bump_doubts(live: LiveRound, zone: str, backs: list[int]) -> None:
 
 
 def _drop_unsure_bump(live: LiveRound, ch: ZoneChange) -> None:
-    """A stack read as more with doubt, and never surely since its spot was last empty, then surely as it was before:
-    the more was no chip, however long it lasted. It is dropped from the stack's steps as a brief bump is
-    (`ChipZone.settle_noise`, which takes those of up to `NOISE_FRAMES`), so no rise is claimed on it. (3 Card
-    Monster: a $300 Royal of three $100 chips read $400 for 31 frames, a fourth box at 0.37-0.56 as the hand reached
-    for the stacks beside it, as for a frame now and then since it was laid, then $300 surely to the clearing.) A total
-    read surely even once stays (`ZoneState.read_surely`): that is where a chip added after the close and taken back
-    would show."""
+    """A wager read as more with doubt, its doubt never lifted (the tracker reads a total confidently for some frames
+    before it takes it for sure), then surely as it was before: the more was no chip, however long it lasted. It is
+    dropped from the stack's steps as a brief bump is (`ChipZone.settle_noise`, which takes those of up to
+    `NOISE_FRAMES`), so no rise is claimed on it. (3 Card Monster: a $300 Royal of three $100 chips read $400 for 31
+    frames, a fourth box at 0.37-0.56 as the hand reached for the stacks beside it, as for a frame now and then since
+    it was laid, then $300 surely to the clearing.) A chip really added after the close and taken back again before
+    the settlement would change nothing paid. A payout's more is dropped so only where it was never read surely since
+    its spot was last empty (`ZoneState.read_surely`): what a payout was read as surely is weighed against what the
+    rules pay (`SettlementDoubts`)."""
     chips = live.chips.get(ch.zone)
     cur = chips.current if chips is not None else None
     if cur is None or len(cur.steps) < 3 or ch.before.chip_total <= ch.after.chip_total + 0.005:
@@ -90,12 +92,14 @@ def _drop_unsure_bump(live: LiveRound, ch: ZoneChange) -> None:
         return
     if abs(was - now) > 0.005 or abs(more - ch.before.chip_total) > 0.005:
         return
-    if any(abs(total - more) < 0.005 for total in ch.after.read_surely):
+    sure = any(abs(total - more) < 0.005 for total in ch.after.read_surely)
+    if sure and parse_zone(ch.zone).area != "bet":
         return
     del cur.steps[-2:]
     cur.doubtful.discard(bumped)
-    live.note(f"inferred: {ch.zone}: read as {more:g} from frame {bumped}, never surely, then surely as {now:g} "
-              f"again from frame {back}: no chip")
+    how = "its doubt never lifted" if sure else "never surely"
+    live.note(f"inferred: {ch.zone}: read as {more:g} from frame {bumped}, {how}, then surely as {now:g} again from "
+              f"frame {back}: no chip")
 
 
 def _confirmed(ch: ZoneChange) -> bool:
