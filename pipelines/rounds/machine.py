@@ -74,8 +74,8 @@ def _drop_bump_doubts(live: LiveRound, zone: str, backs: list[int]) -> None:
 
 
 def _drop_unsure_bump(live: LiveRound, ch: ZoneChange) -> None:
-    """A wager read as more with doubt, its doubt never lifted (the tracker reads a total confidently for some frames
-    before it takes it for sure), then surely as it was before: the more was no chip, however long it lasted. It is
+    """A stack read as more with doubt, its doubt never lifted (the tracker lifts one once the total is read confidently
+    in `stable_frames` frames), then surely as it was before: the more was no chip, however long it lasted. It is
     dropped from the stack's steps as a brief bump is (`ChipZone.settle_noise`, which takes those of up to
     `NOISE_FRAMES`), so no rise is claimed on it. (3 Card Monster: a $300 Royal of three $100 chips read $400 for 31
     frames, a fourth box at 0.37-0.56 as the hand reached for the stacks beside it, as for a frame now and then since
