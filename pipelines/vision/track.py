@@ -412,6 +412,7 @@ class ZoneTracker:
                 grown_from = zone.stable_sig[1] if not sig[0] and not zone.stable_sig[0] and zone.emptied is None \
                     and 0 < zone.stable_sig[1] < sig[1] else 0.0
                 self._settle_on(zone, sig, after)
+                zone.sure_again = self._sure_as_candidate(zone, sig, after, sure)
                 zone.grown_from = grown_from
                 zone.prev_cand = None  # what came before a confirmed state is no blip's background
                 live = {tid for tid, _ in sig[0]}
@@ -770,6 +771,18 @@ class ZoneTracker:
         first = zone.since_empty.get(sig[1], [0])[0]
         larger = {total: sure for total, (_, sure) in zone.since_empty.items() if total > sig[1] + 0.005 and sure >= 0}
         return max(larger) if larger and max(larger.values()) < first else 0.0
+
+    @staticmethod
+    def _sure_as_candidate(zone: _Zone, sig: Signature, state: ZoneState, sure: int) -> int:
+        """The frames a stack just confirmed with doubt for readings below the detector's confidence
+        (`DOUBTFUL_READINGS`) was read confidently as a candidate, where its spot read no other chip total since it was
+        last read empty: they count toward lifting the doubt (`sure_again`), as frames read so after it was confirmed
+        do. Every reading said the same total, and some said it surely. (A King High $300 Low of three $100 chips, read
+        $300 surely in the first and third frames it lay there, then with a chip at 0.36-0.56 in every frame but one
+        until it was taken, and as no other total.) Else 0."""
+        if not state.uncertain or state.doubt != DOUBTFUL_READINGS or sig[0] or set(zone.since_empty) != {sig[1]}:
+            return 0
+        return sure
 
     @staticmethod
     def _room_for_more(name: str, zone: _Zone, zo: ZoneObs) -> bool:

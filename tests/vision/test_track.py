@@ -528,8 +528,10 @@ def test_a_stack_read_with_doubt_in_most_frames_after_its_doubt_was_lifted_stays
 
     flicker = [unsure, unsure, sure] * 7 + [sure] * 5
     (laid, lifted, *again) = changes(flicker)
-    assert laid[:2] == (2, True) and lifted == (12, False, "")
-    assert again == [(32, True, DOUBT_GOES_ON)]  # 20 frames after the lift, and read surely since: still in doubt
+    # lifted at the second sure frame after it was confirmed: the sure frame as it was laid counts too, as it was read
+    # as no other total (`_sure_as_candidate`)
+    assert laid[:2] == (2, True) and lifted == (10, False, "")
+    assert again == [(30, True, DOUBT_GOES_ON)]  # 20 frames after the lift, and read surely since: still in doubt
     # Read surely in most frames after the lift: the doubt was the hand's, and it is over.
     assert len(changes([unsure, sure, sure] * 7 + [sure] * 5)) == 2
     # Nor a payout (the round machine weighs it against what the rules pay), nor where the hand lay over the stack:
@@ -984,3 +986,20 @@ def test_a_restless_stack_read_surely_as_less_with_room_for_a_chip_unseen_stays_
     # a payout so read is left to the round machine, which weighs it against what the rules pay (set A27, seed 13363):
     # its sure readings lift the doubt as before
     assert states(room=True, zone="seat1.seven.paid")[:2] == [(1, True), (1, False)]
+
+
+@pytest.mark.parametrize("other_total_first, lifted", [(False, True), (True, False)])
+def test_a_stack_read_surely_as_a_candidate_and_as_no_other_total_needs_fewer_sure_frames_to_lift_its_doubt(
+        other_total_first, lifted):
+    # King High, video (set A22, seed 13161, round 3d5f7648): a $300 Low of three $100 chips read $300 surely in its
+    # first and third frames, then with a chip at 0.36-0.56 in every frame but one until it was taken.
+    sure = ZoneObs(chips=[100, 100, 100])
+    unsure = replace(sure, chips_uncertain=True, chips_doubt_other=True)
+    first = [{"seat2.low": replace(unsure, chips=[100, 100])}] if other_total_first else []
+    laid = [{"seat2.low": o} for o in (sure, unsure, sure, unsure, unsure, unsure)]
+    t = ZoneTracker(stable_frames=3)
+    (confirmed,) = _run(t, first + laid)
+    assert confirmed.after.chip_total == 300 and confirmed.after.uncertain
+    assert confirmed.after.doubt == DOUBTFUL_READINGS
+    later = _run_from(t, len(first + laid), [{"seat2.low": unsure}] * 5 + [{"seat2.low": sure}])
+    assert [not c.after.uncertain for c in later] == ([True] if lifted else [])
