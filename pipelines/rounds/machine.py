@@ -43,7 +43,7 @@ from pipelines.vision.track import FALL_FROM_DOUBT, RESTLESS_BESIDE_WAGER, RESTL
 from .live import LiveRound, WagerSeen, ZoneDoubt, _doubt_wager, _observation_note
 from .settlement_doubts import SettlementDoubts
 from .settlement_order import SettlementOrder
-from .timeline import NOISE_FRAMES, CardZone, ChipInstance, ChipZone, Slot
+from .timeline import NOISE_FRAMES, STAGE_FRAMES, CardZone, ChipInstance, ChipZone, Slot
 from .timings import (
     BESIDE_CARDS_MM,
     MISSED_GRACE_S,
@@ -100,6 +100,28 @@ def _drop_unsure_bump(live: LiveRound, ch: ZoneChange) -> None:
     how = "its doubt never lifted" if sure else "never surely"
     live.note(f"inferred: {ch.zone}: read as {more:g} from frame {bumped}, {how}, then surely as {now:g} again from "
               f"frame {back}: no chip")
+
+
+def _payout_laid_in_stages(live: LiveRound, zone: ChipZone) -> None:
+    """A payout first read with doubt, then, within `STAGE_FRAMES`, surely as more: the doubtful reading was the
+    payout being laid, no fact of what was paid (its peak). `ChipZone.settle_noise` so drops the doubt of every such
+    step after a stack's first by keeping only a staged run's end; the first stays, as it dates the payout. (3 Card
+    Monster: a $310 Play payout read $5 with doubt as its first chip was laid, hidden by the hand, then $310 surely
+    seven frames later.)"""
+    if parse_zone(zone.name).area == "bet":
+        return
+    for inst in zone.instances:
+        if len(inst.steps) < 2:
+            continue
+        (laid, first), (full, more) = inst.steps[:2]
+        if laid in inst.doubtful and full not in inst.doubtful and more > first and full - laid <= STAGE_FRAMES:
+            inst.doubtful.discard(laid)
+            inst.reached.pop(laid, None)
+            note = next((n for n in live.notes if n.startswith(_observation_note(zone.name, laid))), None)
+            if note is not None:
+                live.notes.remove(note)
+            live.note(f"inferred: {zone.name}: read with doubt as {first:g} at frame {laid} as it was laid, surely as "
+                      f"{more:g} from frame {full}")
 
 
 def _confirmed(ch: ZoneChange) -> bool:
@@ -399,6 +421,7 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
         self.merge_chips(live)
         for name, z in live.chips.items():
             _drop_bump_doubts(live, name, z.settle_noise())
+            _payout_laid_in_stages(live, z)
         started_at = self.time_of(live.start)
         rnd = Round(game=self.game, table_id=self.table_id, round_id=round_id_for(self.table_id, started_at),
                     started_at=started_at, ended_at=self.time_of(live.last + 1), dealer_id=self.dealer_id,
