@@ -40,7 +40,7 @@ from pipelines.vision.observe import ZoneChange, ZoneState
 from pipelines.vision.outlines import polygon_gap_mm
 from pipelines.vision.track import FALL_FROM_DOUBT, RESTLESS_BESIDE_WAGER, RESTLESS_CHIPS, payout_read_larger
 
-from .live import LiveRound, WagerSeen, ZoneDoubt, _doubt_wager, _observation_note
+from .live import LiveRound, WagerSeen, ZoneDoubt, _doubt_wager, _observation_frame, _observation_note
 from .settlement_doubts import SettlementDoubts
 from .settlement_order import SettlementOrder
 from .timeline import NOISE_FRAMES, STAGE_FRAMES, CardZone, ChipInstance, ChipZone, Slot
@@ -117,7 +117,7 @@ def _payout_laid_in_stages(live: LiveRound, zone: ChipZone) -> None:
         if laid in inst.doubtful and full not in inst.doubtful and more > first and full - laid <= STAGE_FRAMES:
             inst.doubtful.discard(laid)
             inst.reached.pop(laid, None)
-            note = next((n for n in live.notes if n.startswith(_observation_note(zone.name, laid))), None)
+            note = next((n for n in live.notes if _observation_frame(n, zone.name) == laid), None)
             if note is not None:
                 live.notes.remove(note)
             live.note(f"inferred: {zone.name}: read with doubt as {first:g} at frame {laid} as it was laid, surely as "
