@@ -116,7 +116,6 @@ def _payout_laid_in_stages(live: LiveRound, zone: ChipZone) -> None:
         (laid, first), (full, more) = inst.steps[:2]
         if laid in inst.doubtful and full not in inst.doubtful and more > first and full - laid <= STAGE_FRAMES:
             inst.doubtful.discard(laid)
-            inst.reached.pop(laid, None)
             note = next((n for n in live.notes if _observation_frame(n, zone.name) == laid), None)
             if note is not None:
                 live.notes.remove(note)
