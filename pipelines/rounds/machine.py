@@ -487,6 +487,14 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
                 lock = next((c for c in closes if c >= inst.start), inst.start)
                 if spot not in self.round_spots:
                     lock = inst.start  # placed as a decision: locked when placed
+                elif inst.end is not None and inst.end < lock:
+                    # Nothing rides on a stack gone before the bets that would lock it closed: placed and taken
+                    # back, or another stack's chips carried over the spot. (King High: a High payout's chips read
+                    # as $5 in the empty Seven spot for four frames as the dealer laid it, before the next card's
+                    # bets closed: the round said a $5 Seven was wagered on that card and lost.)
+                    live.note(f"inferred: the {inst.peak:g} seen in {name} from frame {inst.start} to {inst.end} "
+                              f"was gone before bets closed at frame {lock}: no wager")
+                    continue
                 amount = inst.value_at(lock)
                 hand = self.hand_of(ref, inst, closes, live)
                 w = Wager(seat=ref.seat, spot=spot, amount=round(amount, 2), hand=hand, choice=choice,
