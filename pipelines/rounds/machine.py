@@ -46,6 +46,7 @@ from .settlement_order import SettlementOrder
 from .timeline import NOISE_FRAMES, STAGE_FRAMES, CardZone, ChipInstance, ChipZone, Slot
 from .timings import (
     BESIDE_CARDS_MM,
+    GONE_BEFORE_CLOSE_S,
     MISSED_GRACE_S,
     PAYOUT_LAG_S,
     REMNANT_S,
@@ -487,11 +488,11 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
                 lock = next((c for c in closes if c >= inst.start), inst.start)
                 if spot not in self.round_spots:
                     lock = inst.start  # placed as a decision: locked when placed
-                elif inst.end is not None and inst.end < lock:
+                elif inst.end is not None and inst.end < lock - GONE_BEFORE_CLOSE_S * self.fps:
                     # Nothing rides on a stack gone before the bets that would lock it closed: placed and taken
                     # back, or another stack's chips carried over the spot. (King High: a High payout's chips read
-                    # as $5 in the empty Seven spot for four frames as the dealer laid it, before the next card's
-                    # bets closed: the round said a $5 Seven was wagered on that card and lost.)
+                    # as $5 in the empty Seven spot for four frames as the dealer laid it, 2.8 s before the next
+                    # card's bets closed: the round said a $5 Seven was wagered on that card and lost.)
                     live.note(f"inferred: the {inst.peak:g} seen in {name} from frame {inst.start} to {inst.end} "
                               f"was gone before bets closed at frame {lock}: no wager")
                     continue

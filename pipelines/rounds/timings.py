@@ -32,6 +32,12 @@ FALL_HELD_S = 2.0
 # in part as a hand left it (`ChipInstance.remnant_of`): a wager taken after bets closed (`_drop_remnants`), a payout
 # (`_settle`), or one between two spells under the hand (`ChipZone.merge_gaps`).
 REMNANT_S = 1.0
+# A stack gone from its spot at least this long before the bets that would lock it closed was no wager: placed and
+# taken back, or another stack's chips carried over the spot (`RoundMachine._wagers`). A close is dated by the first
+# card seen, a few frames after it was dealt, so one gone just before may be hidden by the deal's cards (a Pick 2
+# ante lost from view under the seat's second card, a frame before the first was seen). The two seen in the sixty-
+# ninth session's fresh sets went 2.8 s and 3.6 s before.
+GONE_BEFORE_CLOSE_S = 1.0
 # A stack is taken by a hand: one gone from view with no hand over its spot for this long before was not seen taken
 # (`RoundMachine._doubt_gone_unhanded`). Over nine stored video sets and half a tenth (3,580 wagers seen gone while play
 # was on; a one-off probe), all but four had the hand over their spot within 0.5 s of going (3,571 in that very frame);

@@ -1,6 +1,6 @@
-"""A stack seen in an empty betting spot and gone again before the bets that would lock it closed is no wager: nothing
-rode on it (placed and taken back, or another stack's chips carried over the spot). The round leaves it out, with an
-inferred note, rather than saying a wager was made and lost."""
+"""A stack seen in an empty betting spot and gone again before the bets that would lock it closed (by
+`GONE_BEFORE_CLOSE_S` or more) is no wager: nothing rode on it (placed and taken back, or another stack's chips
+carried over the spot). The round leaves it out, with an inferred note, rather than saying a wager was made and lost."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def _read_with_a_passing_stack(game: str, spot: str, round_index: int, close_ind
     # $5 Seven was wagered on that card and lost. (Set A41, seed 13951: a $25 Suit the same way.)
     ("king-high", "seven", 0, 1, 20),
     # Before the deal, as every game has it: a chip in the empty Royal Family Bonus spot, gone before the first card.
-    ("3-card-monster", "royal", 1, 0, 6),
+    ("3-card-monster", "royal", 1, 0, 12),
 ])
 def test_a_stack_gone_before_bets_closed_is_no_wager(game, spot, round_index, close_index, before_close):
     rnd, truth, zone = _read_with_a_passing_stack(game, spot, round_index, close_index, before_close)
@@ -53,9 +53,11 @@ def test_a_stack_gone_before_bets_closed_is_no_wager(game, spot, round_index, cl
     assert compare_rounds([rnd], [truth])[0].result == "exact", rnd.notes
 
 
-def test_a_stack_still_there_when_bets_closed_is_a_wager():
-    # The same chip, still in the Seven spot as the card's bets closed: a wager on that card, not left out.
-    rnd, _, zone = _read_with_a_passing_stack("king-high", "seven", 0, 1, before_close=-3)
+@pytest.mark.parametrize("before_close", [-3, 3])
+def test_a_stack_there_until_bets_closed_is_a_wager(before_close):
+    # The same chip, still in the Seven spot as the card's bets closed, or gone too little before to tell from one
+    # hidden as the card was dealt (`GONE_BEFORE_CLOSE_S`): a wager on that card, not left out.
+    rnd, _, zone = _read_with_a_passing_stack("king-high", "seven", 0, 1, before_close)
     assert not any(n.startswith(f"inferred: the 5 seen in {zone}") for n in rnd.notes), rnd.notes
     seat = int(zone[4:zone.index(".")])
     assert any(w.seat == seat and w.spot == "seven" and w.hand == 2 for w in rnd.wagers), rnd.wagers
