@@ -5,7 +5,10 @@ hand, sit a few mm off the chips. At a zone's edge that is enough to put their c
 High $20 Low (four $5) under the hand showed only its bottom chip, 4 mm off, in the High Run spot beside it, for
 three frames, and a $5 High Run wager was read that no one made. `RecentStacks` remembers, per zone, the chips
 of its last reading; a small stack in a zone that held no chips lately, lying on chips another zone held lately
-and shows no longer, is that zone's stack seen in part (`ZoneMapper.observe` gives it back to that zone).
+and shows none of now, is that zone's stack seen in part (`ZoneMapper.observe` gives it back to that zone). A zone
+still showing chips is in view: a stack beside it that one frame read as part of it (two stacks in one line, a
+detector's second box between them) is no part of it seen (a King High $25 Seven laid against a $20 High, read
+with it as $45 in one frame, was then given to the High in every frame: the round said a $45 High was wagered).
 """
 
 from __future__ import annotations
@@ -25,17 +28,15 @@ class RecentStacks:
 
     def owner(self, zone: str, chips_mm: np.ndarray, now: dict[str, np.ndarray]) -> str | None:
         """The zone a stack of `chips_mm` read in `zone` belongs to, if it is another's seen in part: `zone` held
-        no chips lately; each chip lies on one another zone held lately, and that zone shows no chip there now
-        (`now`: each zone's chips this frame)."""
+        no chips lately; each chip lies on one another zone held lately, and that zone shows no chip now (`now`:
+        each zone's chips this frame)."""
         chips_mm = np.asarray(chips_mm, np.float64).reshape(-1, 2)
         if not 0 < len(chips_mm) <= self.most or zone in self._seen:
             return None
         for other, (_, before) in self._seen.items():
             if other == zone or not _on(chips_mm, before, self.within_mm).all():
                 continue
-            shown = now.get(other, np.zeros((0, 2)))
-            gone = ~_on(before, shown, self.within_mm)
-            if _on(chips_mm, before[gone], self.within_mm).all():
+            if other not in now:
                 return other
         return None
 
