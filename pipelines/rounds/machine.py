@@ -602,6 +602,7 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
         self._paid_wagers_read_later(seen, expected, live)
         self._doubt_stacks_read_unsure(seen, expected, live)
         self._doubt_rises_read_before_close(seen, live)
+        self._doubt_read_more_before_close(seen, live)
         self._doubt_rises_as_stack_read_whole(seen, live)
         self._doubt_payouts_grown_unhanded(seen, expected, live)
         self._doubt_falls_read_before(seen, live)

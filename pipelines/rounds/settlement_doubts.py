@@ -259,6 +259,27 @@ class SettlementDoubts:
                     break
 
     @staticmethod
+    def _doubt_read_more_before_close(seen: list[WagerSeen], live: LiveRound) -> None:
+        """A wager read surely as a larger total, never confirmed, between the frame it was laid and the close that
+        locked it: a chip of it may go unseen in the other frames (under the stack beside it, or two chips read as one
+        box), so the amount locked is not certain. Before bets close no payout lies against it to be read with it.
+        (King High, the sixty-ninth session's fresh sets: a $40 High of a $25 and three $5 chips, the $25 read in 6
+        of its 24 frames, locked at $15, A42 13991 fd27dc01; a $2 Low of two $1 chips read as one in 13 of its 18
+        frames, locked at $1, A40 13911 cb66b4f8. Both were read wrong; no wager read right in those sets, nor in
+        A38's King High or A43, was read so.) The tracker says what a stack was read as surely with each change
+        (`ZoneState.read_surely_at`), so a reading after its last change before the close is not weighed."""
+        for ws in seen:
+            if ws.lock <= ws.inst.start:
+                continue  # placed as a decision: locked when placed
+            steps = {v for _, v in ws.inst.steps}
+            more = sorted((t, f) for t, f in ws.inst.read_surely_at.items()
+                          if t > ws.wager.amount + 0.005 and t not in steps and ws.inst.start <= f <= ws.lock)
+            if more:
+                _doubt_wager(live, ws, f"read surely as {more[-1][0]:g} at frame {more[-1][1]}, before bets closed "
+                                       f"at frame {ws.lock}, though locked at {ws.wager.amount:g}: a chip of it may "
+                                       "have gone unseen in its other frames")
+
+    @staticmethod
     def _doubt_rises_as_stack_read_whole(seen: list[WagerSeen], live: LiveRound) -> None:
         """A wager that rose after it was locked, within a frame of a stack beside it being read whole again: one read
         as less than it was laid once another stack lay against it (`_laid_as`). The two were read apart again, and

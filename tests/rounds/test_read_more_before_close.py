@@ -1,0 +1,39 @@
+"""A wager read surely as more, never confirmed so, between the frame it was laid and the close that locked it is in
+doubt: a chip of it may go unseen in its other frames, so the amount locked is not certain
+(`SettlementDoubts._doubt_read_more_before_close`). Read so only after the close, it is no such doubt: a payout laid
+against a wager reads with it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from pipelines.rounds.compare import compare_rounds
+from pipelines.vision.observe import FrameObs
+
+from .conftest import lock_frame, nearest_round, rounds_with_edited_observations, scripted_session
+
+GAME = "king-high"
+
+
+@pytest.mark.parametrize("whole_before_close", [True, False])
+def test_a_wager_read_surely_as_more_before_the_close_is_in_doubt(whole_before_close):
+    # King High, video (set A42, seed 13991, round fd27dc01): a $40 High, a $25 under three $5 chips, the $25 read in
+    # one frame as it was laid and now and then after, locked at $15: the round said a $15 High was wagered.
+    scripted, setup, mapper, scenes = scripted_session(GAME, 3, 4)
+    truth = scripted[0].round
+    w = next(w for w in truth.wagers if w.frames.end - lock_frame(truth, w.frames.start) > 20
+             and len(mapper.observe_scene(scenes[w.frames.start + 1]).get(f"seat{w.seat}.{w.spot}").chips) >= 2)
+    zone, locked = f"seat{w.seat}.{w.spot}", lock_frame(truth, w.frames.start)
+    whole_at = w.frames.start + 1 if whole_before_close else locked + 10
+    assert whole_at < locked if whole_before_close else whole_at > locked
+
+    def a_chip_missed(frame: int, obs: FrameObs) -> None:
+        if zone in obs and len(obs[zone].chips) >= 2 and frame != whole_at:
+            obs[zone] = replace(obs[zone], chips=obs[zone].chips[:-1])
+
+    rnd = nearest_round(rounds_with_edited_observations(GAME, scripted, setup, a_chip_missed), truth)
+    doubted = [n for n in rnd.notes if n.startswith(f"seat {w.seat} {w.spot}") and "before bets closed" in n]
+    assert bool(doubted) == whole_before_close, rnd.notes
+    assert compare_rounds([rnd], [truth])[0].result == ("incomplete" if whole_before_close else "wrong"), rnd.notes
