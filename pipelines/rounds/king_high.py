@@ -52,6 +52,8 @@ class KingHighMachine(RoundMachine):
         if ref.area != "board" or not sub.startswith("card") or not sub[4:].isdigit():
             return
         k = int(sub[4:])
+        if any(up for _, up in ch.after.cards):
+            live.cards[ch.zone].up_seen.append(ch.frame)
         action = live.cards.get("board.action")
         self._moved_on_read(live, ch, k, action)
         if action is None or len(action.slots) < k or action.moved_on >= k or not any(
@@ -103,8 +105,24 @@ class KingHighMachine(RoundMachine):
         keyed = [((k + 1, 1), s) for k, s in enumerate(board)]
         for k in range(1, CARDS + 1):
             zone = live.cards.get(f"board.card{k}")
-            keyed += [((k, 0), s) for s in zone.slots] if zone else []
+            keyed += [((k, 0), s) for s in self._burns(live, zone)] if zone else []
         return [s for _, s in sorted(keyed, key=lambda t: (t[0], t[1].seq))]
+
+    @staticmethod
+    def _burns(live: LiveRound, box: CardZone) -> list[Slot]:
+        """The burns in holding box `box`: its face-down cards, but for one first seen after a face-up card lay there,
+        which was read face up there again later. The action card lies over the box's burns from the time it moved
+        on, so a back read there then, the card read again after, was that card read as a back (King High, A43 14031
+        bd4d67c7: action card 1, Qh, read as a back at 0.8 for three frames as the dealer gathered the cards, then
+        as Qh again: the round said a card was burned before it)."""
+        kept = []
+        for s in box.slots:
+            if not s.face_up and any(f < s.frame for f in box.up_seen) and any(f > s.frame for f in box.up_seen):
+                live.note(f"inferred: the back read in {box.name} at frame {s.frame} was the face-up card there read "
+                          "as a back: it lay over the box's burns, and was read face up there again after")
+                continue
+            kept.append(s)
+        return kept
 
     def closing_frames(self, live: LiveRound, cards: list[DealtCard]) -> list[int]:
         closes = []

@@ -316,6 +316,9 @@ class CardZone:
     # view, with no more cards in view than before: dealt over it. A card between the two may lie as hidden (a
     # split hand's cascade, where two hits covered the cards before them); withdrawn once the known card shows
     covered: list[tuple[str, str, int]] = field(default_factory=list)
+    # frames a face-up card was read in it, where a game machine keeps them (King High's holding boxes, where only
+    # face-down burns count as cards: `KingHighMachine.card_state`)
+    up_seen: list[int] = field(default_factory=list)
 
     @property
     def present(self) -> list[Slot]:
