@@ -486,18 +486,20 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
                     live.note(f"chips appeared in {name} at frame {inst.start} after the cards were cleared")
                     continue
                 lock = next((c for c in closes if c >= inst.start), inst.start)
+                hand = self.hand_of(ref, inst, closes, live)
                 if spot not in self.round_spots:
                     lock = inst.start  # placed as a decision: locked when placed
-                elif inst.end is not None and inst.end < lock - GONE_BEFORE_CLOSE_S * self.fps:
+                elif (inst.end is not None and inst.end < lock - GONE_BEFORE_CLOSE_S * self.fps
+                      and (hand > 0 or lock == closes[0])):
                     # Nothing rides on a stack gone before the bets that would lock it closed: placed and taken
                     # back, or another stack's chips carried over the spot. (King High: a High payout's chips read
                     # as $5 in the empty Seven spot for four frames as the dealer laid it, 2.8 s before the next
-                    # card's bets closed: the round said a $5 Seven was wagered on that card and lost.)
+                    # card's bets closed: the round said a $5 Seven was wagered on that card and lost.) One wagered
+                    # on the whole round first seen after its bets closed is placed late (below), whenever it went.
                     live.note(f"inferred: the {inst.peak:g} seen in {name} from frame {inst.start} to {inst.end} "
                               f"was gone before bets closed at frame {lock}: no wager")
                     continue
                 amount = inst.value_at(lock)
-                hand = self.hand_of(ref, inst, closes, live)
                 w = Wager(seat=ref.seat, spot=spot, amount=round(amount, 2), hand=hand, choice=choice,
                           frames=FrameRange(start=inst.start, end=inst.end if inst.end is not None else live.last),
                           uncertain=inst.uncertain)
