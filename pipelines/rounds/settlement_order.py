@@ -58,7 +58,8 @@ class SettlementOrder:
 
         # A stack of a box gone in the frame the hand came over a wager of that box it then paid was covered, and
         # taken at some moment of the hand's stay: not before it was covered. Seen covered after the payout, it
-        # was taken after it; seen covered before, it may have been taken before or after, as the manual says.
+        # was taken after it; seen covered before, it may have been taken before or after: the manual's order is
+        # assumed, and the round says so.
         covered = {id(ws) for ws in done if ws.outcome != "win" and any(
             o.wager.seat == ws.wager.seat and o.outcome == "win" and o.settled_at is not None
             and any(gone == ws.settled_at and gone <= o.settled_at <= back + lag for gone, back in o.inst.hidden)
@@ -132,8 +133,14 @@ class SettlementOrder:
                     changed = True
                     # Seen the other way round between two boxes (the hand moved from one to the
                     # other): the order is in doubt. Within one box it is one sweep of the hand, unless
-                    # a stack of it went under the hand that had paid (`covered`).
-                    if when(a) < when(b) and (a.wager.seat != b.wager.seat or id(b) in covered):
+                    # a stack of it went under the hand that paid (`covered`): taken at some moment of the
+                    # hand's stay, as the payout was laid unseen, whatever the times seen say. (King High, A43
+                    # 14031 cb66b4f8: a $250 Seven covered as the hand came to pay the High beside it, the
+                    # High's payout read 8 frames later, the Seven taken after it: the dealer out of the
+                    # manual's order, and the round said the manual's.)
+                    if id(b) in covered:
+                        self._unseen_order.append((b.key, a.key))
+                    elif when(a) < when(b) and a.wager.seat != b.wager.seat:
                         self._assumed_order.append((b.key, a.key))
                 elif unseen_between(a, b):
                     out[i], out[i + 1] = b, a

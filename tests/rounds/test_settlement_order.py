@@ -183,16 +183,20 @@ def test_a_loser_gone_as_the_hand_came_to_pay_its_box_leaves_the_order_unknown()
     # (which shows 8 frames after it is laid).
     def box(suit_gone: int, paid_at: int = 496, pay_first: bool = False) -> tuple[list[str], list]:
         m = KingHighMachine("T1")
-        m._assumed_order = []
+        m._assumed_order, m._unseen_order = [], []
         low, suit = _seen(4, "win", paid_at), _seen(4, "lose", suit_gone)
         low.wager = low.wager.model_copy(update={"spot": "low"})
         low.inst = ChipInstance("seat4.low", 0, [(0, 10.0)], hidden=[(492, 499)])
         suit.wager = suit.wager.model_copy(update={"spot": "suit"})
         manual = {(4, "low", 1): 0, (4, "suit", 1): 1} if pay_first else {(4, "suit", 1): 0, (4, "low", 1): 1}
         out = m._in_dealer_order([low, suit], manual)
-        return [ws.wager.spot for ws in out], m._assumed_order
+        return [ws.wager.spot for ws in out], m._assumed_order + m._unseen_order
 
     assert box(492) == (["suit", "low"], [((4, "suit", 1), (4, "low", 1))])  # the manual's order, in doubt
+    # ... and so where the payout, dated back from when it showed, comes at the very frame the Suit went (King High,
+    # A43 14031 cb66b4f8: a $250 Seven covered as the hand came to pay the High beside it, taken after the payout;
+    # the times seen said neither first, and the round said the manual's order without doubt)
+    assert box(492, paid_at=500) == (["suit", "low"], [((4, "suit", 1), (4, "low", 1))])
     assert box(490) == (["suit", "low"], [])  # taken before the hand covered the Low: one sweep, as the manual says
     # a manual that pays first (3 Card Monster: the Ante paid, then the Monster taken), the loser covered just
     # before the payout: taken then or later, as the manual says
