@@ -81,6 +81,12 @@ def perfect_path(game: str, setup, cover: CoverLog | None = None) -> tuple[ZoneM
     return mapper, tracker, machine_for(game, "T1", settings, fps=float(FPS), cover=cover)
 
 
+def seat_without(truth: Round, empty: str, wagered: str | None = None) -> int:
+    """A seat with a wager in the round (on `wagered`, if given) and none on its `empty` spot."""
+    return next(w.seat for w in truth.wagers if wagered in (None, w.spot)
+                and not any(o.seat == w.seat and o.spot == empty for o in truth.wagers))
+
+
 def nearest_round(got: list, truth: Round):
     """The round read whose start lies nearest the scripted `truth`'s: the one to compare with it."""
     return min(got, key=lambda r: abs(r.frames.start - truth.frames.start))

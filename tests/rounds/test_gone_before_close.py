@@ -6,16 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from pipelines.games.round import Round
 from pipelines.rounds.compare import compare_rounds
 from pipelines.vision.observe import FrameObs, ZoneObs
 
-from .conftest import nearest_round, rounds_with_edited_observations, scripted_session
-
-
-def _seat_without(truth: Round, spot: str) -> int:
-    """A seat with a wager in the round and none on `spot`."""
-    return next(w.seat for w in truth.wagers if not any(o.seat == w.seat and o.spot == spot for o in truth.wagers))
+from .conftest import nearest_round, rounds_with_edited_observations, scripted_session, seat_without
 
 
 def _read_with_a_passing_stack(game: str, spot: str, round_index: int, close_index: int, before_close: int) -> tuple:
@@ -29,7 +23,7 @@ def _read_with_a_passing_stack(game: str, spot: str, round_index: int, close_ind
     last = closes[close_index] - before_close
     shown = range(last - 5, last + 1)
     assert shown.start > (closes[close_index - 1] if close_index else truth.frames.start), (shown, closes)
-    zone = f"seat{_seat_without(truth, spot)}.{spot}"
+    zone = f"seat{seat_without(truth, spot)}.{spot}"
 
     def passing_chip(frame: int, obs: FrameObs) -> None:
         if frame in shown:

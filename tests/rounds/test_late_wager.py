@@ -4,19 +4,12 @@ The round says so rather than settling it."""
 
 from __future__ import annotations
 
-from pipelines.games.round import Round
 from pipelines.rounds.compare import compare_rounds
 from pipelines.vision.observe import FrameObs, ZoneObs
 
-from .conftest import ScriptedSession, nearest_round, rounds_with_edited_observations, scripted_session
+from .conftest import ScriptedSession, nearest_round, rounds_with_edited_observations, scripted_session, seat_without
 
 GAME = "3-card-monster"
-
-
-def _seat_without(truth: Round, wagered: str, empty: str) -> int:
-    """A seat that wagered `wagered` and left its `empty` spot empty."""
-    return next(w.seat for w in truth.wagers if w.spot == wagered
-                and not any(o.seat == w.seat and o.spot == empty for o in truth.wagers))
 
 
 def _assert_no_wager_made(game: str, session: ScriptedSession, seat: int, spot: str, shown: range, chip: int) -> None:
@@ -39,7 +32,7 @@ def test_chips_read_in_an_empty_spot_after_bets_closed_are_no_wager_made():
     session = scripted_session(GAME, 3, 4)
     truth = session.scripted[0].round
     close = min(e.frame for e in truth.events if e.type == "bets_closed")
-    seat = _seat_without(truth, "ante", "royal")
+    seat = seat_without(truth, "royal", "ante")
     _assert_no_wager_made(GAME, session, seat, "royal", range(close + 40, close + 46), 25)
 
 
@@ -54,4 +47,4 @@ def test_chips_read_in_an_empty_run_spot_after_the_first_card_closed_bets_are_no
     assert len(closes) > 2
     shown = range(closes[1] + 5, closes[1] + 11)
     assert shown[-1] < closes[-1]
-    _assert_no_wager_made(game, session, _seat_without(truth, "pokerpot", "high_run"), "high_run", shown, 5)
+    _assert_no_wager_made(game, session, seat_without(truth, "high_run", "pokerpot"), "high_run", shown, 5)
