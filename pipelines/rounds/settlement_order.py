@@ -190,12 +190,17 @@ class SettlementOrder:
 
 
 def _first_seen(ws: WagerSeen) -> int:
-    """The frame a won wager's payout was first read as it was confirmed, where that came before it confirmed: read,
-    then hidden by the hand or read otherwise before it confirmed, it was laid by the first reading (a King High $15
-    High payout read for two frames as the hand left it, hidden again, read $20 with doubt for five frames as it
-    reached into the wager's spot, then $15 from ten frames after it was first read: dated so, it came after the Suit
-    payout laid after it). Else the frame it confirmed from (`settled_at`)."""
+    """The frame a won wager's payout was first read as it was confirmed, or as the whole it came to, where that came
+    before it confirmed: read, then hidden by the hand or read otherwise before it confirmed, it was laid by the first
+    reading (a King High $15 High payout read for two frames as the hand left it, hidden again, read $20 with doubt
+    for five frames as it reached into the wager's spot, then $15 from ten frames after it was first read: dated so,
+    it came after the Suit payout laid after it; a 3 Card Monster $20 Play payout read whole in single frames between
+    the hand's passes from 567, confirmed at $10 at 580 with half of it under the hand, then $20: dated from 580, it
+    came after the Ante's, read whole from 573). Else the frame it confirmed from (`settled_at`)."""
     start = ws.settled_at or 0
     p = ws.payout
-    first = p.first_read.get(p.start) if p is not None else None
-    return first if first is not None and first < start else start
+    if p is None:
+        return start
+    full = next((f for f, v in p.steps if v == p.peak), p.start)
+    first = min((r for f in (p.start, full) if (r := p.first_read.get(f)) is not None), default=start)
+    return min(first, start)

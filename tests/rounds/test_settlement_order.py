@@ -204,6 +204,32 @@ def test_a_loser_gone_as_the_hand_came_to_pay_its_box_leaves_the_order_unknown()
 
 
 
+def test_a_payout_read_whole_before_it_confirmed_short_is_dated_from_that_reading() -> None:
+    from pipelines.rounds.three_card_monster import ThreeCardMonsterMachine
+
+    # 3 Card Monster, held-out video (set A45, seed 14083, round 2a97e64c): seat 2's $20 Play payout laid at 561, read
+    # whole in single frames between the hand's passes (567, 573, 579), confirmed at $10 at 580 as the hand lay over
+    # half of it, then $20; the Ante's, laid at 567, read whole from 573 and confirmed at 583. Dated from its $10
+    # confirming, the Play's came after the Ante's, against the manual and the dealer.
+    manual = {(2, "play", 0): 1, (2, "ante", 0): 2}
+
+    def paid(spot: str, steps: list[tuple[int, float]], first_read: dict[int, int]) -> WagerSeen:
+        ws = WagerSeen(Wager(seat=2, spot=spot, amount=20.0), ChipInstance(f"seat2.{spot}", 0, [(0, 20.0)]), 0,
+                       f"seat2.{spot}.paid", outcome="win", paid=steps[-1][1])
+        ws.payout, ws.settled_at = ChipInstance(f"seat2.{spot}.paid", steps[0][0], steps), steps[0][0]
+        ws.payout.first_read.update(first_read)
+        return ws
+
+    m = ThreeCardMonsterMachine("T1")
+    m._assumed_order, m._unseen_order = [], []
+    ante = paid("ante", [(583, 20.0)], {583: 573})
+    out = m._in_dealer_order([ante, paid("play", [(580, 10.0), (583, 20.0)], {580: 580, 583: 567})], manual)
+    assert [ws.wager.spot for ws in out] == ["play", "ante"]
+    # its whole first read only as it confirmed: the order seen stands
+    out = m._in_dealer_order([ante, paid("play", [(580, 10.0), (583, 20.0)], {580: 580, 583: 583})], manual)
+    assert [ws.wager.spot for ws in out] == ["ante", "play"]
+
+
 def test_a_payout_revealed_in_stages_may_have_been_laid_after_those_seen_whole_just_then() -> None:
     from pipelines.rounds.three_card_monster import ThreeCardMonsterMachine
 
