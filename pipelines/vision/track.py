@@ -327,7 +327,7 @@ class ZoneTracker:
         self._note_since_empty(zone, frame, sig, uncertain, covered, not (zo.chips_under_room or zo.chips_reach_into))
         if not uncertain and not sig[0] and not zone.stable_sig[0] and 0 < sig[1] < zone.stable_sig[1]:
             zone.read_less.append(frame)
-        brief = self._brief_payout(name, zone, frame, sig, uncertain)
+        brief = self._brief_payout(name, zone, frame, sig, uncertain, covered)
         if brief:
             return brief
         if (answered := self._contest_answered(name, zone, frame)) is not None:
@@ -711,19 +711,24 @@ class ZoneTracker:
         return (wager is not None and wager.read_at[0] == frame and not wager.stable_sig[0] and not wager.read_at[2]
                 and 0 < wager.stable_sig[1] < wager.read_at[1] - 0.005)
 
-    def _brief_payout(self, name: str, zone: _Zone, frame: int, sig: Signature, uncertain: bool) -> list[ZoneChange]:
+    def _brief_payout(self, name: str, zone: _Zone, frame: int, sig: Signature, uncertain: bool, covered: bool
+                      ) -> list[ZoneChange]:
         """A payout spot confirmed empty that read chips in `BRIEF_FRAMES` or more frames running, never alike long
         enough to confirm, and then empty again: a payout laid and taken before it could be confirmed (King High's
         last payout of an action round goes back with the wager and the card within half a second of being laid,
         and the dealer's hand over it leaves 4-6 frames of readings that differ). It is confirmed, with doubt, as
         its most frequent confident reading (else its most frequent), from its first frame to the empty one. A
         half-laid payout is not caught here: its spot fills, it does not empty. Nor is a hand passing over the spot
-        with chips in it, read for fewer frames."""
+        with chips in it, read for fewer frames. Read empty under the dealer's hand (`covered`) is no empty spot: the
+        hand hides the chips (a 3 Card Monster $75 Ante payout read $100 once, $75 once, $25 with doubt thrice, hidden
+        by the hand as it paid the Monster beside it, then $75 for good: confirmed as $100 from the first five)."""
         if not name.endswith(".paid") or not zone.stable.empty or zone.stable_sig[0] or sig[0]:
             zone.brief.clear()
             return []
         if sig[1] > 0:
             zone.brief.append((frame, sig, uncertain))
+            return []
+        if covered:
             return []
         run, zone.brief = zone.brief, []  # analysed frames running: any frame read empty ends the run
         if len(run) < BRIEF_FRAMES or zone.cand_sig is None:

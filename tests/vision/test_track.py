@@ -893,6 +893,24 @@ def test_a_payout_read_for_a_moment_then_gone_is_confirmed_with_doubt():
     assert readings("seat8.high", laid) == []
 
 
+def test_a_payout_spot_read_empty_under_the_hand_is_not_emptied():
+    # 3 Card Monster, video (set A42, seed 13963, round 12f2d714): seat 2's $75 Ante payout read $100 once, $75 once,
+    # $25 with doubt thrice, hidden four frames by the hand as it paid the Monster beside it, then $75 for good. The
+    # hidden frames ended the run as if the payout had been taken: it was confirmed $100, then $75, and the round was
+    # in doubt of which.
+    zone = "seat2.ante.paid"
+    laid = ([{zone: ZoneObs(chips=[100])}, {zone: ZoneObs(chips=[25, 25, 25])}]
+            + [{zone: ZoneObs(chips=[25], chips_uncertain=True, chips_doubt_other=True)}] * 3)
+    frames = [{}] * 3 + laid + [{}] * 4 + [{zone: ZoneObs(chips=[25, 25, 25])}] * 6
+    hand = {i: {zone} for i in range(8, 12)}
+    changes = _run(ZoneTracker(stable_frames=3), frames, covered=hand)
+    assert [c.after.chip_total for c in changes] == [75.0]
+    # read empty in plain view, it was taken: a brief payout, then another laid
+    changes = _run(ZoneTracker(stable_frames=3), frames)
+    assert [c.after.chip_total for c in changes][:2] == [100.0, 0.0]
+    assert changes[0].after.doubt == BRIEF_PAYOUT
+
+
 def test_a_hand_passing_over_an_empty_spot_confirms_nothing():
     t = ZoneTracker(stable_frames=3)
     blip = {"seat2.ante.paid": ZoneObs(chips=[5])}
