@@ -230,13 +230,19 @@ class SettlementDoubts:
         right, and each of three read with doubt as another amount was wrong (a $4 Pokerpot payout read $503): the doubt
         matters where the reading would flag the dealer, and a misread chip that hid a payout error exactly is
         the one it lets through. Nor is a payout doubted only for chips lying in betting spots that held no stack of
-        their own (`_reaches_only_into_bare_spots`), whatever it reads."""
+        their own (`_reaches_only_into_bare_spots`), whatever it reads, unless it won and was also read surely, in
+        frames too few to confirm, as the rules' amount: then the reading confirmed and the sure one disagree, and
+        the chips in the bare spot may be no part of it (King High, A46 seed 14121, round 0f0ba5b2 as the seventy-first
+        session rendered it: a Suit payout confirmed as another amount than the rules pay, its one doubt chips lying
+        in an empty spot, read surely as the rules' amount in a few frames: the lift made the round wrong)."""
         net = _rules_net(expected)
         for ws in seen:
+            won = ws.outcome == "win"
             for inst in (ws.inst, ws.payout):
                 if inst is ws.payout and inst is not None and inst.uncertain and (
-                        (ws.outcome == "win" and _as_rules_pay(net, ws, ws.paid))
-                        or _reaches_only_into_bare_spots(inst, live)):
+                        (won and _as_rules_pay(net, ws, ws.paid))
+                        or (_reaches_only_into_bare_spots(inst, live)
+                            and not (won and _read_surely_as_rules_pay(net, ws)))):
                     continue
                 if inst is not None and inst.uncertain:
                     _doubt_wager(live, ws, f"{inst.zone} read with doubt at frame {inst.doubtful_frames()[0]} (a chip "
@@ -322,6 +328,38 @@ class SettlementDoubts:
                                            f"{'it was laid' if hand is None else f'frame {hand}'}: a box read in it "
                                            "may be no chip")
                     break
+
+    def _unhanded_growths_read_unsure(self, seen: list[WagerSeen], expected: list[Settlement], live: LiveRound
+                                      ) -> None:
+        """A winning payout read surely as exactly what the rules pay, then grown with no hand over its spot
+        (`_doubt_payouts_grown_unhanded`) only to totals each read with doubt, is what the rules pay: chips are laid
+        by a hand, so the growth is a box that is no chip, and for it to be an overpay the detector would have had to
+        read the chips laid after the hand left, with doubt, and only then. The doubtful readings are no doubt on the
+        settlement, as for a payout read with doubt as the rules' amount (`_doubt_stacks_read_unsure`). A growth read
+        surely, or one a hand was over, stays `_doubt_payouts_grown_unhanded`'s."""
+        net = _rules_net(expected)
+        added = CHIPS_ADDED_S * self.fps
+        for ws in seen:
+            p = ws.payout
+            if p is None or ws.outcome != "win" or _as_rules_pay(net, ws, ws.paid) or _doubted(live, ws):
+                continue
+            growths = self._growths_under_hand(ws)
+            first = next((f for f, _, _, hand in growths if hand is None or hand < f - added), None)
+            if first is None or any(hand is not None and hand >= f - added for f, _, _, hand in growths if f > first):
+                continue
+            before = [(f, v) for f, v in p.steps if f < first]
+            after = [f for f, _ in p.steps if f >= first]
+            if (not before or before[-1][0] in p.doubtful or not _as_rules_pay(net, ws, before[-1][1])
+                    or any(f not in p.doubtful for f in after)):
+                continue
+            live.notes[:] = [n for n in live.notes if (f := _observation_frame(n, p.zone)) is None or f < first]
+            p.doubtful -= set(after)
+            rules_pay = before[-1][1]
+            live.note(f"inferred: {_about(ws)}: payout read surely as {rules_pay:g}, what the rules pay, then as "
+                      f"{ws.paid:g} from frame {first} with no hand over it, and only with doubt: a box read in it "
+                      "was no chip")
+            ws.paid = rules_pay
+            ws.uncertain = ws.inst.uncertain or p.uncertain
 
     def _doubt_payouts_read_less_after_hand(self, seen: list[WagerSeen], live: LiveRound) -> None:
         """A payout read surely as more than it is taken to be, in a frame with no hand over its spot, before the hand

@@ -50,10 +50,11 @@ def test_a_doubtful_total_corrected_takes_the_first_reading_of_the_total_that_re
 
 
 def _payout_read_unsure(paid: float, twice: bool = False, reach_into: tuple[str, ...] = (),
-                        others: dict[str, int] | None = None) -> list[str]:
+                        others: dict[str, int] | None = None, surely: tuple[float, ...] = ()) -> list[str]:
     """A King High $40 Suit wager won at 3-1, its payout read with doubt as `paid` (`twice`: confirmed again, as
     much, with doubt again; `reach_into`: doubted only for chips lying in those spots; `others`: stacks placed in
-    other spots this round, by the frame they were placed)."""
+    other spots this round, by the frame they were placed; `surely`: totals it was read as surely in frames too few
+    to confirm)."""
     from pipelines.games.round import Wager
     from pipelines.games.settlement import Settlement
     from pipelines.rounds.king_high import KingHighMachine
@@ -64,7 +65,7 @@ def _payout_read_unsure(paid: float, twice: bool = False, reach_into: tuple[str,
     for name, placed in (others or {}).items():
         live.chips.setdefault(name, ChipZone(name)).update(placed, 25.0, uncertain=False)
     zone = live.chips.setdefault("seat5.suit_c.paid", ChipZone("seat5.suit_c.paid"))
-    zone.update(578, paid, uncertain=True, reach_into=reach_into)
+    zone.update(578, paid, uncertain=True, reach_into=reach_into, read_surely=surely)
     if twice:
         zone.update(600, paid, uncertain=True)
     zone.update(640, 0.0, uncertain=False)
@@ -104,6 +105,12 @@ def test_a_payout_doubted_only_for_reaching_into_spots_that_held_no_stack_is_no_
     # confirmed again with another doubt than the reach: the doubt stays
     (note,) = _payout_read_unsure(180.0, twice=True, reach_into=("seat5.suit_d",))
     assert "read with doubt at frame 578" in note
+    # read surely, in frames too few to confirm, as the $120 the rules pay: the chips in the bare spot may be no part
+    # of it, and an overpay is not claimed on them
+    (note,) = _payout_read_unsure(180.0, reach_into=("seat5.suit_d",), surely=(120.0,))
+    assert "seat5.suit_c.paid read with doubt at frame 578" in note
+    # read surely as some other total, the lift stands
+    assert _payout_read_unsure(180.0, reach_into=("seat5.suit_d",), surely=(160.0,)) == []
 
 
 def _shrunk(later: float, peak_frames: int = 3, cover: bool = False, raised_to: float = 0.0) -> tuple[float, list[str]]:
