@@ -599,6 +599,7 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
         exp_outcome = {(x.seat, x.spot, x.hand): x.outcome for x in expected}
         self._payouts_shrunk(seen, expected, live)
         self._payouts_read_otherwise_as_rules_pay(seen, expected, live)
+        self._unhanded_growths_read_unsure(seen, expected, live)
         self._doubt_short_payouts(seen, expected, live)
         self._doubt_payouts_read_less_after_hand(seen, live)
         self._paid_wagers_read_later(seen, expected, live)

@@ -59,3 +59,23 @@ def test_a_payout_grown_with_no_hand_over_it_to_what_the_rules_pay_is_what_was_l
     got = rounds_with_edited_observations(GAME, scripted, setup, read_short_until_grown, hand=lambda f, covered: None)
     rnd = nearest_round(got, truth)
     assert compare_rounds([rnd], [truth])[0].result == "exact", rnd.notes
+
+
+@pytest.mark.parametrize("with_doubt", [True, False])
+def test_a_payout_of_what_the_rules_pay_grown_unhanded_only_with_doubt_is_what_the_rules_pay(with_doubt):
+    # A payout read surely as what the rules pay as the hand left it, then, with no hand near, as more, each larger
+    # total read below the detector's confidence: the growth is a box that is no chip, and no overpay is claimed nor
+    # the round left in doubt. Read surely as more, the growth stays in doubt (above).
+    (scripted, setup, _, _), zone, shown = long_shown_payout(GAME, 3 * FPS)
+    truth = scripted[0].round
+    grown = shown[2 * FPS]
+
+    def phantom_chip(frame: int, obs: FrameObs) -> None:
+        if frame >= grown and zone in obs:
+            obs[zone] = replace(obs[zone], chips=[*obs[zone].chips, 500], chips_uncertain=with_doubt,
+                                chips_min_confidence=0.3 if with_doubt else 1.0)
+
+    got = rounds_with_edited_observations(GAME, scripted, setup, phantom_chip, hand=lambda f, covered: None)
+    rnd = nearest_round(got, truth)
+    assert compare_rounds([rnd], [truth])[0].result == ("exact" if with_doubt else "incomplete"), rnd.notes
+    assert any("a box read in it was no chip" in n for n in rnd.notes) == with_doubt
