@@ -50,6 +50,9 @@ def test_a_doubtful_stack_only_ever_under_the_hand_is_no_payout(hand_stays, doub
 
     got = rounds_with_edited_observations(GAME, scripted, setup, box, hand=hand)
     rnd = nearest_round(got, truth)
-    assert any("was the hand read as chips" in n for n in rnd.notes) == phantom, rnd.notes
+    # Under the hand throughout, the spot's empty readings do not end the phantom's run (`ZoneTracker._brief_payout`),
+    # so the tracker may not confirm it at all; where it does, the machine names it the hand read as chips.
+    hand_note = any("was the hand read as chips" in n for n in rnd.notes)
+    assert not hand_note or phantom, rnd.notes
     result = compare_rounds([rnd], [truth])[0].result
     assert (result == "exact") == phantom, (result, rnd.notes)
