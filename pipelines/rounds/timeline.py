@@ -81,6 +81,9 @@ class ChipInstance:
     reached: dict[int, tuple[str, ...]] = field(default_factory=dict)
     read_surely: set[float] = field(default_factory=set)  # totals read confidently in frames too few to confirm
     read_surely_at: dict[float, int] = field(default_factory=dict)  # ... and the last frame each was read so
+    # frames of steps confirmed from readings below the detector's confidence, their doubt lifted since by a few
+    # frames read confidently (`ChipZone.confirm`)
+    lifted: set[int] = field(default_factory=set)
 
     @property
     def uncertain(self) -> bool:
@@ -127,6 +130,7 @@ class ChipInstance:
         self.reached |= later.reached
         self.read_surely |= later.read_surely
         self.note_read_surely_at(later.read_surely_at.items())
+        self.lifted |= later.lifted
 
     def note_read_surely_at(self, pairs: Iterable[tuple[float, int]]) -> None:
         """Totals read confidently, each with the last frame it was read so: the later frame is kept."""
@@ -141,6 +145,7 @@ class ChipInstance:
                             {f for f in self.doubtful if f > frame}, [h for h in self.hidden if h[1] > frame],
                             self.hidden_room, {f: r for f, r in self.first_read.items() if f > frame},
                             {f: r for f, r in self.reached.items() if f > frame})
+        tail.lifted = {f for f in self.lifted if f > frame} | ({frame} if before[-1][0] in self.lifted else set())
         if before[-1][0] in self.doubtful:  # the carried total keeps the doubt it was read with
             tail.doubtful.add(frame)
             if before[-1][0] in self.reached:
@@ -212,14 +217,17 @@ class ChipZone:
         elif cur is not None:
             cur.end = frame
 
-    def confirm(self, total: float | None = None, first_read: int | None = None) -> None:
+    def confirm(self, total: float | None = None, first_read: int | None = None, lifted: bool = False) -> None:
         """The stack's present total, read with doubt, was since read confidently; as `total`, where that is given
         (`ZoneState.corrects`): the doubtful total was a misreading, and `total` takes its place, first read at
-        `first_read` where that is known."""
+        `first_read` where that is known. `lifted`: its doubt was for readings below the detector's confidence in most
+        of its frames, lifted by a few read confidently since (`ChipInstance.lifted`)."""
         cur = self.current
         if cur is None:
             return
         frame = cur.steps[-1][0]
+        if lifted and total is None and frame in cur.doubtful:
+            cur.lifted.add(frame)
         cur.doubtful.discard(frame)
         if total is not None:
             cur.steps[-1] = (frame, total)
