@@ -556,6 +556,27 @@ def test_a_stack_read_with_doubt_in_most_frames_after_its_doubt_was_lifted_stays
     assert DOUBT_GOES_ON in [c.after.doubt for c in _run(t, frames)]
 
 
+def test_a_wager_read_surely_clear_of_others_then_with_doubt_only_against_one_is_no_doubt():
+    # King High, held-out set A47, seed 14181, round cb66b4f8: a $300 High of three $100 chips read surely in the frame
+    # it was laid, then, the seat's Seven laid against it, with a chip at 0.35-0.55 in every frame until it was taken:
+    # confirmed with doubt, never lifted, the round was left incomplete.
+    clear = ZoneObs(chips=[100] * 3)
+    met = ZoneObs(chips=[100] * 3, chips_uncertain=True, chips_doubt_other=True, chips_under_room=True)
+
+    def doubt_at_end(first: ZoneObs, then: ZoneObs, zone: str = "seat3.high") -> bool:
+        t = ZoneTracker(stable_frames=3)
+        _run(t, [{}, {zone: first}] + [{zone: then}] * 20)
+        return t.states()[zone].uncertain
+
+    assert not doubt_at_end(clear, met)
+    # read with doubt lying clear of any other stack: a chip half seen, or a box that is no chip; the doubt stays
+    assert doubt_at_end(clear, replace(met, chips_under_room=False))
+    # read surely only against another stack: the box that comes and goes where stacks meet may be in it
+    assert doubt_at_end(replace(clear, chips_under_room=True), met)
+    # a payout is left to the round machine, which weighs it against what the rules pay
+    assert doubt_at_end(clear, met, zone="seat3.high.paid")
+
+
 def test_a_card_read_as_two_cards_and_never_with_high_confidence_is_unsure():
     # 3 Card Monster, held-out video (set 9205): an uncovered Ks, turned in its box, read as Kc at 0.70-0.83
     # three times in four and as Ks at 0.6-0.8 otherwise, for 150 frames: a confident Kc would be a wrong hand.
