@@ -795,8 +795,7 @@ class ZoneTracker:
         if not state.uncertain or state.doubt != DOUBTFUL_READINGS or sig[0] or set(zone.since_empty) != {sig[1]}:
             return 0
         met = sum(f >= zone.cand_first for f in zone.met) + met_now
-        if (not name.endswith(".paid") and sig[1] in zone.clear_sure and met >= zone.cand_uncertain
-                and zone.cand_uncertain <= RESTLESS_WINDOW):
+        if not name.endswith(".paid") and sig[1] in zone.clear_sure and met >= zone.cand_uncertain:
             return self.stable_frames
         return sure
 
