@@ -124,8 +124,17 @@ class SettlementDoubts:
         over the cards beside it, $15 and $40 by turns, its $25 chip at the card's edge). Never read surely as the
         rules' amount, or read surely as more too, that doubt stays: a chip read with doubt in most frames, of just
         the shortfall, is what a short pay would look like, and a chip read surely in a frame may be one of an
-        overpay the detector missed in the others (`_laid_while_restless`)."""
+        overpay the detector missed in the others (`_laid_while_restless`).
+
+        None of this answers the doubt on a payout read as the rules' amount on the wager's locked amount where the
+        wager was read raised after the lock before the payout was laid, and lay so when paid: a past-post the dealer
+        paid is paid on the raise, and the chip the doubt is about may be the raise's pay (King High, held-out set
+        A48, seed 14231, round cb66b4f8: a $2 Low past-posted to $3 and paid $3, the payout's third $1 read at
+        0.26-0.47 in most frames and missed in a few, was read as the $2 the rules pay on the $2 locked)."""
+        net = _rules_net(expected)
         for ws, p, _ in _paid_as_rules_pay(seen, expected, live):
+            if _paid_short_of_raise(net, ws):
+                continue
             otherwise = [(f, n) for n in live.notes if _answered_by_rules_pay(n, ws, p)
                          and (f := _observation_frame(n, p.zone)) is not None and p.start <= f]
             if not otherwise:
@@ -240,7 +249,7 @@ class SettlementDoubts:
             won = ws.outcome == "win"
             for inst in (ws.inst, ws.payout):
                 if inst is ws.payout and inst is not None and inst.uncertain and (
-                        (won and _as_rules_pay(net, ws, ws.paid))
+                        (won and _as_rules_pay(net, ws, ws.paid) and not _paid_short_of_raise(net, ws))
                         or (_reaches_only_into_bare_spots(inst, live)
                             and not (won and _read_surely_as_rules_pay(net, ws)))):
                     continue
@@ -336,12 +345,15 @@ class SettlementDoubts:
         by a hand, so the growth is a box that is no chip, and for it to be an overpay the detector would have had to
         read the chips laid after the hand left, with doubt, and only then. The doubtful readings are no doubt on the
         settlement, as for a payout read with doubt as the rules' amount (`_doubt_stacks_read_unsure`). A growth read
-        surely, or one a hand was over, stays `_doubt_payouts_grown_unhanded`'s."""
+        surely, or one a hand was over, stays `_doubt_payouts_grown_unhanded`'s; so does one on a wager raised before it
+        was paid (`_raised_before_paid`): a past-post the dealer paid is paid on the raise, and the growth may be the
+        raise's pay."""
         net = _rules_net(expected)
         added = CHIPS_ADDED_S * self.fps
         for ws in seen:
             p = ws.payout
-            if p is None or ws.outcome != "win" or _as_rules_pay(net, ws, ws.paid) or _doubted(live, ws):
+            if (p is None or ws.outcome != "win" or _as_rules_pay(net, ws, ws.paid) or _doubted(live, ws)
+                    or _raised_before_paid(ws)):
                 continue
             growths = self._growths_under_hand(ws)
             first = next((f for f, _, _, hand in growths if hand is None or hand < f - added), None)
@@ -669,6 +681,21 @@ def _answered_by_rules_pay(note: str, ws: WagerSeen, payout: ChipInstance) -> bo
             or note.endswith(DOUBTFUL_READINGS)
             or (note.endswith(RESTLESS_CHIPS) and any(abs(t - ws.paid) < 0.005 for t in payout.read_surely)
                 and max(payout.read_surely) <= ws.paid + 0.005))
+
+
+def _paid_short_of_raise(net: dict[tuple[int, str, int], float], ws: WagerSeen) -> bool:
+    """`ws` was read raised after its lock, before its payout was laid, and lay so when paid, and the payout is not
+    what the rules pay on the raise: a past-post the dealer paid is paid on the raise, so a payout read as the pay on
+    the locked amount may have a chip of it unseen (`SettlementDoubts._payouts_read_otherwise_as_rules_pay`)."""
+    return _raised_before_paid(ws) and not _as_rules_pay_on_raised(net, ws, ws.inst.value_at(ws.payout.start),
+                                                                   ws.paid)
+
+
+def _raised_before_paid(ws: WagerSeen) -> bool:
+    """`ws` was read raised after its lock, before its payout was laid, and lay so when paid."""
+    p = ws.payout
+    return (p is not None and any(f < p.start for f, _ in ws.rises())
+            and ws.inst.value_at(p.start) > ws.wager.amount + 0.005)
 
 
 def _paid_as_rules_pay(seen: list[WagerSeen], expected: list[Settlement], live: LiveRound

@@ -50,11 +50,12 @@ def test_a_doubtful_total_corrected_takes_the_first_reading_of_the_total_that_re
 
 
 def _payout_read_unsure(paid: float, twice: bool = False, reach_into: tuple[str, ...] = (),
-                        others: dict[str, int] | None = None, surely: tuple[float, ...] = ()) -> list[str]:
+                        others: dict[str, int] | None = None, surely: tuple[float, ...] = (),
+                        raised_at: int | None = None) -> list[str]:
     """A King High $40 Suit wager won at 3-1, its payout read with doubt as `paid` (`twice`: confirmed again, as
     much, with doubt again; `reach_into`: doubted only for chips lying in those spots; `others`: stacks placed in
     other spots this round, by the frame they were placed; `surely`: totals it was read as surely in frames too few
-    to confirm)."""
+    to confirm; `raised_at`: the frame the wager was read raised to $50, after its lock)."""
     from pipelines.games.round import Wager
     from pipelines.games.settlement import Settlement
     from pipelines.rounds.king_high import KingHighMachine
@@ -71,7 +72,8 @@ def _payout_read_unsure(paid: float, twice: bool = False, reach_into: tuple[str,
     zone.update(640, 0.0, uncertain=False)
     zone.settle_noise()
     w = Wager(seat=5, spot="suit", hand=1, amount=40.0)
-    ws = WagerSeen(w, ChipInstance("seat5.suit_c", 0, [(0, 40.0)]), 5, zone.name, outcome="win", paid=paid)
+    steps = [(0, 40.0)] + ([(raised_at, 50.0)] if raised_at is not None else [])
+    ws = WagerSeen(w, ChipInstance("seat5.suit_c", 0, steps), 5, zone.name, outcome="win", paid=paid)
     ws.payout = zone.instances[0]
     rule = Settlement(seat=5, spot="suit", hand=1, wagered=40.0, amount=40.0, outcome="win", net=120.0,
                       line="suit", order=1, rule="test")
@@ -91,6 +93,16 @@ def test_a_payout_read_with_doubt_is_no_doubt_when_it_reads_as_the_rules_pay():
     for twice in (False, True):
         (note,) = _payout_read_unsure(125.0, twice)
         assert "seat5.suit_c.paid read with doubt at frame 578" in note
+
+
+def test_a_payout_read_with_doubt_as_the_rules_pay_on_the_locked_amount_of_a_raised_wager_stays_in_doubt():
+    # King High, held-out set A48, seed 14231, round cb66b4f8: a $2 Low past-posted to $3 and paid $3, the payout's
+    # third $1 read at 0.26-0.47 in most frames and missed in a few: read as the $2 the rules pay on the $2 locked, a
+    # past-post paid on the locked amount was claimed. A past-post the dealer paid is paid on the raise.
+    (note,) = _payout_read_unsure(120.0, raised_at=500)
+    assert "seat5.suit_c.paid read with doubt at frame 578" in note
+    # raised only after the payout was laid: the raise is no part of what was paid
+    assert _payout_read_unsure(120.0, raised_at=600) == []
 
 
 def test_a_payout_doubted_only_for_reaching_into_spots_that_held_no_stack_is_no_doubt():
