@@ -618,6 +618,7 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
         self._doubt_falls_read_before(seen, live)
         self._doubt_payout_read_with_wager(seen, exp_outcome, live)
         self._doubt_payouts_read_as_one(seen, expected, live)
+        self._doubt_losers_paid_beside_short_payouts(seen, expected, live)
         self._doubt_gone_unhanded(seen, live)
         exp_order = {(x.seat, x.spot, x.hand): x.order for x in expected}
         for ws in seen:

@@ -225,6 +225,34 @@ class SettlementDoubts:
                                           "together, that one's payout not seen: the two may have been read as one")
                 break
 
+    def _doubt_losers_paid_beside_short_payouts(self, seen: list[WagerSeen], expected: list[Settlement],
+                                                 live: LiveRound) -> None:
+        """A wager the rules say lost, seen paid, its payout first read within `SAME_TIME_S` of another of its seat's
+        payouts read short of what the rules pay that one by at least as much: chips of that payout, laid in a line,
+        may have been read in this one's spot, so neither a paid loser nor a short pay is to be claimed (King High,
+        held-out set A48, seed 14231, round ea5d93f2: a $4,400 Seven payout of four $1,000 and four $100 chips laid
+        while the seat's $15 Pokerpot lost; a $100 of it was read in the Pokerpot's paid spot for the six frames it
+        lay there, the Seven's payout read $4,100). The mirror of `_doubt_payouts_read_as_one`. A dealer who paid part
+        of one payout into a losing wager's spot leaves the same picture: a review item either way."""
+        net = _rules_net(expected)
+        lost = {(x.seat, x.spot, x.hand) for x in expected if x.outcome == "lose"}
+        window = SAME_TIME_S * self.fps
+        for ws in seen:
+            if ws.outcome != "win" or ws.key not in lost or ws.payout is None:
+                continue
+            for other in seen:
+                if (other is ws or other.outcome != "win" or other.wager.seat != ws.wager.seat or other.payout is None
+                        or other.key not in net or net[other.key] - other.paid < ws.paid - 0.005
+                        or abs(other.payout.start - ws.payout.start) > window):
+                    continue
+                _doubt_wager(live, ws, f"paid {ws.paid:g} though the rules say it lost, laid as {_about(other)} was "
+                                       f"paid {other.paid:g}, short of the rules' {net[other.key]:g} by at least as "
+                                       "much: chips of that payout may have been read in this one's spot")
+                _doubt_wager(live, other, f"paid {other.paid:g}, short of the rules' {net[other.key]:g}, as "
+                                          f"{_about(ws)}, which lost, was read paid {ws.paid:g}: the two may be one "
+                                          "payout read apart")
+                break
+
     def _doubt_stacks_read_unsure(self, seen: list[WagerSeen], expected: list[Settlement], live: LiveRound) -> None:
         """A wager or payout whose total rests on a doubtful reading: a chip below the detector's confidence, or a
         stack the zones cannot place with certainty (chips reaching into another spot, a row of an odd length;
