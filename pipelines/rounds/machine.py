@@ -310,6 +310,32 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
         elif waiting := [n for n in earlier if n in live.notes]:
             live.unsettled[zone] = waiting
 
+    def _drop_unread_beyond_packet(self, live: LiveRound) -> None:
+        """A seat's card area holding every card the game deals a seat (`seat_cards`), each read, and more slots first
+        seen only after all of them were read, never read as a face or a back and only with doubt: those are no cards
+        (3 Card Monster, held-out sets A47 and A48: three times in 108 rounds, after a seat's four cards were read
+        surely, a fifth box over the overlap of two of them, at 0.73-0.76 and unreadable, from the settlement to the
+        clearing). A card dealt in excess is a card: its face or back is read. As `_cards_sure` drops a card read
+        again where all the cards dealt were read surely."""
+        dealt = self.seat_cards
+        if not dealt:
+            return
+        for name, zone in live.cards.items():
+            ref = parse_zone(name)
+            read = [s for s in zone.slots if s.seen]
+            extra = [s for s in zone.slots if not s.seen]
+            if (ref.area != "cards" or ref.sub is not None or len(read) != dealt or not extra
+                    or not all(s.back is None and s.uncertain for s in extra)
+                    or min(s.frame for s in extra) <= max(s.read_at or s.frame for s in read)):
+                continue
+            gone = {id(s) for s in extra}
+            zone.slots = read
+            live.slots[:] = [s for s in live.slots if id(s) not in gone]
+            frames = {s.frame for s in extra}
+            live.notes[:] = [n for n in live.notes if _observation_frame(n, name) not in frames]
+            live.note(f"inferred: {name}: {len(extra)} card(s) first seen at frame {min(frames)}, after all {dealt} "
+                      f"cards dealt to a seat were read, never read as a face or a back: no card")
+
     @staticmethod
     def _cards_trace(live: LiveRound, zone: str) -> tuple:
         return _trace(live.cards[zone].slots) if zone in live.cards else ()
@@ -428,6 +454,7 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
         for name, z in live.chips.items():
             _drop_bump_doubts(live, name, z.settle_noise())
             _payout_laid_in_stages(live, z)
+        self._drop_unread_beyond_packet(live)
         started_at = self.time_of(live.start)
         rnd = Round(game=self.game, table_id=self.table_id, round_id=round_id_for(self.table_id, started_at),
                     started_at=started_at, ended_at=self.time_of(live.last + 1), dealer_id=self.dealer_id,
