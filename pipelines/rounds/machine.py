@@ -322,10 +322,11 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
             return
         for name, zone in live.cards.items():
             ref = parse_zone(name)
+            if ref.area != "cards" or ref.sub is not None:
+                continue
             read = [s for s in zone.slots if s.seen]
             extra = [s for s in zone.slots if not s.seen]
-            if (ref.area != "cards" or ref.sub is not None or len(read) != dealt or not extra
-                    or not all(s.back is None and s.uncertain for s in extra)
+            if (len(read) != dealt or not extra or not all(s.back is None and s.uncertain for s in extra)
                     or min(s.frame for s in extra) <= max(s.read_at or s.frame for s in read)):
                 continue
             gone = {id(s) for s in extra}

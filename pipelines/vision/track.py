@@ -330,6 +330,8 @@ class ZoneTracker:
         brief = self._brief_payout(name, zone, frame, sig, uncertain, covered)
         if brief:
             return brief
+        if zo.chips_uncertain and (zo.chips_under_room or zo.chips_reach_into):
+            zone.met.append(frame)  # before the candidate is weighed: `_sure_as_candidate` counts this frame too
         if (answered := self._contest_answered(name, zone, frame)) is not None:
             leading.append(answered)
         zone.seen_again = zone.seen_again + 1 if sig == zone.stable_sig else 0
@@ -412,8 +414,7 @@ class ZoneTracker:
                 grown_from = zone.stable_sig[1] if not sig[0] and not zone.stable_sig[0] and zone.emptied is None \
                     and 0 < zone.stable_sig[1] < sig[1] else 0.0
                 self._settle_on(zone, sig, after)
-                met_now = zo.chips_uncertain and (zo.chips_under_room or bool(zo.chips_reach_into))
-                zone.sure_again = self._sure_as_candidate(name, zone, sig, after, sure, met_now)
+                zone.sure_again = self._sure_as_candidate(name, zone, sig, after, sure)
                 zone.grown_from = grown_from
                 zone.prev_cand = None  # what came before a confirmed state is no blip's background
                 live = {tid for tid, _ in sig[0]}
@@ -422,8 +423,6 @@ class ZoneTracker:
                 change = self._restless(name, zone, frame, sig, uncertain, gap_doubt)
         if sig == zone.stable_sig and not uncertain:
             zone.own_chips = tuple(zo.chips)
-        if zo.chips_uncertain and (zo.chips_under_room or zo.chips_reach_into):
-            zone.met.append(frame)
         if change is None and not leading:
             change = (self._gap_read_away(name, zone, frame, sig, uncertain, zo.chips_gap_only, covered)
                       if zone.stable.uncertain else
@@ -778,8 +777,7 @@ class ZoneTracker:
         larger = {total: sure for total, (_, sure) in zone.since_empty.items() if total > sig[1] + 0.005 and sure >= 0}
         return max(larger) if larger and max(larger.values()) < first else 0.0
 
-    def _sure_as_candidate(self, name: str, zone: _Zone, sig: Signature, state: ZoneState, sure: int,
-                           met_now: bool) -> int:
+    def _sure_as_candidate(self, name: str, zone: _Zone, sig: Signature, state: ZoneState, sure: int) -> int:
         """The frames a stack just confirmed with doubt for readings below the detector's confidence
         (`DOUBTFUL_READINGS`) was read confidently as a candidate, where its spot read no other chip total since it was
         last read empty: they count toward lifting the doubt (`sure_again`), as frames read so after it was confirmed
@@ -788,13 +786,13 @@ class ZoneTracker:
         until it was taken, and as no other total.) Else 0.
 
         A wager read surely as its total while it lay against no other stack (`_Zone.clear_sure`), and with doubt only
-        where it lay against one (`_Zone.met`, `met_now` for this frame), is no doubt at all: the box that comes and
-        goes where stacks meet was not there to count when it was read surely, and it read no other total since (a
-        King High $300 High of three $100 chips read surely in the frame it was laid, then, the seat's Seven laid
-        against it, with a chip at 0.35-0.55 in every frame until it was taken; held-out set A47, seed 14181)."""
+        where it lay against one (`_Zone.met`), is no doubt at all: the box that comes and goes where stacks meet was
+        not there to count when it was read surely, and it read no other total since (a King High $300 High of three
+        $100 chips read surely in the frame it was laid, then, the seat's Seven laid against it, with a chip at
+        0.35-0.55 in every frame until it was taken; held-out set A47, seed 14181)."""
         if not state.uncertain or state.doubt != DOUBTFUL_READINGS or sig[0] or set(zone.since_empty) != {sig[1]}:
             return 0
-        met = sum(f >= zone.cand_first for f in zone.met) + met_now
+        met = sum(f >= zone.cand_first for f in zone.met)
         if not name.endswith(".paid") and sig[1] in zone.clear_sure and met >= zone.cand_uncertain:
             return self.stable_frames
         return sure
