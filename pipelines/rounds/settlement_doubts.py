@@ -591,13 +591,16 @@ class SettlementDoubts:
           past-posted to $155 and paid $160);
         - its wager was read as less than it is from the moment the payout appeared until it was taken
           (`_wager_hidden_by_payout`): a chip of each may lie hidden where they meet;
-        - a chip of it missed could have lain unseen (`ChipInstance.hidden_room`): over a card's edge
+        - a chip of it missed could have lain unseen (`ChipInstance.peak_had_room`): over a card's edge
           (`ZoneMapper._card_edge_room`; the detector misses chips lying over a card's edge: found 92 % of 160 on
           held-out frames, against all of 4,516 elsewhere; a $30 Play payout read as $5 while its $25 lay on the
           card), or under another stack's chip (`ZoneMapper._under_chip_room`; a 3 Card Monster $15 Ante payout
           read $11 against the Monster payout laid beside it), or at the end of a stack lying off its spot's centre
           (`ZoneMapper._off_centre_room`; a $300 Ante payout read $200). Where all of it could be seen, the short pay
-          stands (a true short pay against another stack is sent to review instead: 1 of 328 held-out rounds)."""
+          stands (a true short pay against another stack is sent to review instead: 1 of 328 held-out rounds). What
+          counts is the room as it was read at its largest (`ChipInstance.peak_had_room`): a 3 Card Monster $5 Play
+          paid $4 (a true short pay) was read $2 with room for a chip unseen as it was laid, then $4 in plain view
+          until taken (held-out set A48, seed 14223, round cb66b4f8)."""
         net = _rules_net(expected)
         for ws in seen:
             if ws.outcome != "win":
@@ -624,7 +627,7 @@ class SettlementDoubts:
             elif short and ws.payout is not None and (ws.payout.hidden_room or ws.payout.doubtful) \
                     and _read_surely_as_rules_pay(net, ws):
                 self._paid_as_read_surely(ws, net[ws.key], live)
-            elif short and (ws.payout is None or ws.payout.hidden_room):
+            elif short and (ws.payout is None or ws.payout.peak_had_room()):
                 _doubt_wager(live, ws, f"payout read as {ws.paid:g}, less than the rules pay, where a chip of it "
                                        "could lie unseen (over a card's edge, under another stack's chip, or at "
                                        "the end of a stack lying off its spot's centre)")

@@ -84,6 +84,8 @@ class ChipInstance:
     # frames of steps confirmed from readings below the detector's confidence, their doubt lifted since by a few
     # frames read confidently (`ChipZone.confirm`)
     lifted: set[int] = field(default_factory=set)
+    # step frame -> `hidden_room` as that step was confirmed (`ChipZone.update`); `hidden_room` where none was kept
+    room: dict[int, bool] = field(default_factory=dict)
 
     @property
     def uncertain(self) -> bool:
@@ -93,6 +95,11 @@ class ChipInstance:
 
     def doubtful_frames(self) -> list[int]:
         return [f for f, _ in self.steps if f in self.doubtful]
+
+    def peak_had_room(self) -> bool:
+        """Whether a chip of it missed could have lain unseen in some step that read its peak: a stack read short with
+        room for a chip unseen, then read larger for good in plain view, was seen whole at its largest."""
+        return any(self.room.get(f, self.hidden_room) for f, v in self.steps if abs(v - self.peak) < 0.005)
 
     def _same_again(self, kept: tuple[int, float], again: tuple[int, float]) -> None:
         """`again` reads what `kept` read and is dropped: read confidently, it clears `kept`'s doubt; read with
@@ -125,6 +132,7 @@ class ChipInstance:
         self.end = later.end
         self.doubtful |= later.doubtful
         self.hidden_room |= later.hidden_room
+        self.room |= later.room
         self.hidden += later.hidden
         self.first_read |= later.first_read
         self.reached |= later.reached
@@ -145,6 +153,8 @@ class ChipInstance:
                             {f for f in self.doubtful if f > frame}, [h for h in self.hidden if h[1] > frame],
                             self.hidden_room, {f: r for f, r in self.first_read.items() if f > frame},
                             {f: r for f, r in self.reached.items() if f > frame})
+        tail.room = {f: r for f, r in self.room.items() if f > frame}
+        tail.room[frame] = self.room.get(before[-1][0], self.hidden_room)
         tail.lifted = {f for f in self.lifted if f > frame} | ({frame} if before[-1][0] in self.lifted else set())
         if before[-1][0] in self.doubtful:  # the carried total keeps the doubt it was read with
             tail.doubtful.add(frame)
@@ -206,6 +216,7 @@ class ChipZone:
             else:
                 cur.steps.append((frame, total))
                 cur.hidden_room |= hidden_room
+            cur.room[frame] = bool(hidden_room)
             if uncertain:
                 cur.doubtful.add(frame)
                 if reach_into:

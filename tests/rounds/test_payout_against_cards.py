@@ -87,3 +87,26 @@ def test_a_payout_read_surely_as_the_rules_pay_for_a_moment_answers_the_trackers
     ws.paid, ws.payout.doubtful = 100.0, set()
     m._doubt_short_payouts([ws], [rule], LiveRound(start=0))
     assert ws.paid == 100.0
+
+
+def test_a_payout_read_at_its_largest_in_plain_view_is_seen_whole() -> None:
+    # 3 Card Monster, held-out set A48 seed 14223, round cb66b4f8: a $5 Play paid $4 in four $1 chips (a true short
+    # pay), read as $2 with room for a chip unseen for three frames as it was laid, then as $4 in plain view for
+    # eighteen frames until it was taken. Room for a chip unseen at $2 says nothing of a fifth chip beside four.
+    from pipelines.rounds.timeline import ChipZone
+
+    def short_pay(room_at_peak: bool) -> tuple[float, bool]:
+        zone = ChipZone("seat2.play.paid")
+        zone.update(188, 2.0, False, hidden_room=True)
+        zone.update(191, 4.0, False, hidden_room=room_at_peak)
+        zone.update(209, 0.0, False)
+        ws = WagerSeen(Wager(seat=2, spot="play", hand=0, amount=5.0), ChipInstance("seat2.play", 0, [(0, 5.0)]), 5,
+                       "seat2.play.paid", outcome="win", paid=4.0)
+        ws.payout = zone.instances[0]
+        rule = Settlement(seat=2, spot="play", hand=0, wagered=5.0, amount=5.0, outcome="win", net=5.0, line="play",
+                          order=1, rule="test")
+        ThreeCardMonsterMachine("T1")._doubt_short_payouts([ws], [rule], LiveRound(start=0))
+        return ws.paid, ws.uncertain
+
+    assert short_pay(room_at_peak=False) == (4.0, False)  # the short pay stands, for reconciliation to flag
+    assert short_pay(room_at_peak=True) == (4.0, True)  # read at $4 with room for a chip unseen: in doubt
