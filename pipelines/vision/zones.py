@@ -434,10 +434,28 @@ class ZoneMapper(ChipBoxChecks, MissedChipRoom, SceneObservation):
             obs[st.zone].chips_card_edge_room |= edge[k]
             obs[st.zone].chips_under_room |= under[k]
             obs[st.zone].chips_off_centre_room |= off_centre[k]
+        doubted_beside_gap |= _reached_by_others(stacks, off_row, obs)
         for zone, unseen in gapped.items():
             obs[zone].chips.extend(unseen)
             obs[zone].chips_gap_only = zone not in doubted_beside_gap
         return cards_in_table_order(obs)
+
+
+def _reached_by_others(stacks: list[ChipStackObs], skip: set[int], obs: dict[str, ZoneObs]) -> set[str]:
+    """The betting spots holding a stack of their own that another stack's chips lie in (`_straddled`), each put in
+    doubt for that as the reaching one is: two stacks in one line may be read with a chip of one counted in the other,
+    so neither total is sure (a King High $20 Seven of four $5 chips laid in line with its $20 Pokerpot read as $10,
+    the Pokerpot as $25). Each notes the stacks reaching into it, so the round can see whether they held a stack."""
+    reached: set[str] = set()
+    for k, st in enumerate(stacks):
+        if st.zone is None or k in skip:
+            continue
+        for spot in st.reach_into:
+            if spot in obs and obs[spot].chips:
+                obs[spot].chips_uncertain = True
+                obs[spot].chips_reach_into.add(st.zone)
+                reached.add(spot)
+    return reached
 
 
 def _straddled(zone: str | None, chip_bet_zones: np.ndarray, at_spot_core: np.ndarray) -> tuple[str, ...]:

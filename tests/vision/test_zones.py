@@ -405,6 +405,29 @@ def test_a_wager_partly_under_another_stack_has_room_for_a_chip_unseen():
     assert alone[zl].chip_total == 40 and not alone[zl].chips_under_room
 
 
+def test_a_spot_another_stack_reaches_into_is_in_doubt_as_that_stack_is(oracle):
+    # King High, held-out video (set 14311): a $20 Seven of four $5 chips laid in line with the $20 Pokerpot beside
+    # it. The Pokerpot's stack read as five chips reaching into the Seven, the Seven as two, surely: $10, not $20.
+    # Here a perfect detector: the Seven laid 4 mm towards the Pokerpot hides one of its chips and takes another.
+    mapper, cam = _mapper("king-high")
+    pot, seven = mapper.layout.zone("seat2.pokerpot"), mapper.layout.zone("seat2.seven")
+    towards = np.subtract(pot.centre, seven.centre) / np.hypot(*np.subtract(pot.centre, seven.centre))
+    stacks = [ChipStack([5] * 4, *pot.centre), ChipStack([5] * 4, *np.add(seven.centre, 4 * towards))]
+
+    def seen(scene: list[ChipStack]):
+        _, labels = render(mapper.layout, Scene(chips=scene), cam, np.random.default_rng(0), effects=False)
+        return mapper.observe(oracle(labels))
+
+    both = seen(stacks)
+    assert both["seat2.seven"].chips_reach_into == {"seat2.pokerpot"}
+    short = both["seat2.pokerpot"]
+    assert short.chip_total == 15  # read short, and so in doubt: for the stack reaching into it, that alone
+    assert short.chips_uncertain and short.chips_reach_only and short.chips_reach_into == {"seat2.seven"}
+    pot_alone, seven_alone = (seen([stack]) for stack in stacks)  # each alone on the table, read whole
+    assert pot_alone["seat2.pokerpot"].chip_total == 20 and not pot_alone["seat2.pokerpot"].chips_uncertain
+    assert seven_alone["seat2.seven"].chip_total == 20 and seven_alone["seat2.seven"].chips_reach_into == {pot.name}
+
+
 def _detections_of(mapper: ZoneMapper, cam: Camera, stack: ChipStack, oracle, unsure: dict[int, float],
                    extra_mm: tuple[float, float] | None = None, extra_value: int = 1):
     """A perfect detector's boxes for one stack, with the chips in `unsure` (index -> confidence) read
