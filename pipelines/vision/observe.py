@@ -30,7 +30,9 @@ class ZoneObs:
     chips_uncertain: bool = False  # a chip of the zone's stack below the detector's confidence
     # Doubt about the chips other than their reaching into another betting spot (`ChipStackObs.reaches`).
     chips_doubt_other: bool = False
-    chips_reach_into: set[str] = field(default_factory=set)  # the other betting spots chips of its stack lie in
+    # The other zones its stack and theirs meet in: betting spots chips of its stack lie in, and the stacks whose
+    # chips lie in its spot (`zones._reached_by_others`).
+    chips_reach_into: set[str] = field(default_factory=set)
     chips_min_confidence: float = 1.0  # the least confident chip of the zone's stack
     # A chip of the stack the detector missed could lie over a card's edge (`ZoneMapper._card_edge_room`).
     chips_card_edge_room: bool = False
@@ -91,8 +93,9 @@ class ZoneState:
     # Chips only: the frame its total was first read, confidently or not, since the spot last read empty (before it
     # was confirmed); None where not known. Not part of the contents.
     first_read: int | None = field(default=None, compare=False)
-    # Chips only, confirmed as read with doubt only because chips of it lie in other betting spots: those spots, in
-    # any frame that confirmed it (`ZoneObs.chips_reach_into`); else (). Not part of the contents.
+    # Chips only, confirmed as read with doubt only because its stack met others (chips of it in other betting spots,
+    # or theirs in its own): those zones, in any frame that confirmed it (`ZoneObs.chips_reach_into`); else (). Not
+    # part of the contents.
     reach_into: tuple[str, ...] = field(default=(), compare=False)
     # Chips only: every total read confidently since the spot last read empty, up to the frame that confirmed it
     # (`ZoneTracker._read_surely`), or the larger total a confirmed payout was read surely as for a moment

@@ -411,7 +411,8 @@ def test_a_spot_another_stack_reaches_into_is_in_doubt_as_that_stack_is(oracle):
     # Here a perfect detector: the Seven laid 4 mm towards the Pokerpot hides one of its chips and takes another.
     mapper, cam = _mapper("king-high")
     pot, seven = mapper.layout.zone("seat2.pokerpot"), mapper.layout.zone("seat2.seven")
-    towards = np.subtract(pot.centre, seven.centre) / np.hypot(*np.subtract(pot.centre, seven.centre))
+    apart = np.subtract(pot.centre, seven.centre)
+    towards = apart / np.hypot(*apart)
     stacks = [ChipStack([5] * 4, *pot.centre), ChipStack([5] * 4, *np.add(seven.centre, 4 * towards))]
 
     def seen(scene: list[ChipStack]):
