@@ -6,7 +6,7 @@ a stack seen in part under the dealer's hand)."""
 from __future__ import annotations
 
 import itertools
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import replace
 
 import numpy as np
@@ -25,11 +25,13 @@ from .chip_stacks import (
     LASTING_NONE,
     NEAR_BOTTOM_NONE,
     NEAR_BOTTOM_STEPS,
+    OFF_CENTRE_END_SEEN,
     OFF_CENTRE_STEPS,
     RUN_GAP_STEPS,
     STRAIGHT_MM,
     STRAIGHT_SIDESTEP_MM,
     TWIN_CONF,
+    WAGER_OFF_CENTRE_STEPS,
     ChipSpread,
     ChipStackObs,
     _meeting,
@@ -168,6 +170,30 @@ class ChipBoxChecks:
             spots = {z for z in spots if _wager_of(z) is None and z in self._spot_uv}
             if spots:
                 out[k] = replace(st, reach_into=tuple(sorted({*st.reach_into, *spots})))
+        return out
+
+    def _off_centre_wagers(self, stacks: list[ChipStackObs], pts: np.ndarray, seen: np.ndarray,
+                           skip: set[int]) -> set[str]:
+        """Wager zones holding one stack, reaching into no other spot, that is one row of two chips or more centred
+        `WAGER_OFF_CENTRE_STEPS` or more along the spread off its spot's centre, the box ending it on that side seen
+        (`seen`: the detector's confidence, or the verifier's belief in a chip there where higher) below
+        `OFF_CENTRE_END_SEEN`. A wager is laid centred on its spot, so that box is as likely no chip: the total is
+        in doubt. (3 Card Monster, set A51, seed 14323: a $300 Monster of three $100 in one line with the seat's $300
+        Ante; the detector drew a fourth $100 box a step past the Monster's top chip, toward the Ante, seen at
+        0.65-0.86 in every frame, and the Monster was read $400 surely, half a step off its spot.) A row off its
+        spot for a chip missed at its near end keeps its sure end chips: the round machine weighs that room."""
+        u = pts @ self.spread.axes[0]
+        stacks_in = Counter(st.zone for k, st in enumerate(stacks) if k not in skip)
+        out: set[str] = set()
+        for k, st in enumerate(stacks):
+            if (k in skip or st.zone not in self._spot_uv or _wager_of(st.zone) is not None or st.reaches
+                    or stacks_in[st.zone] != 1 or len(st.rows) != 1 or len(st.members) < 2):
+                continue
+            row = list(st.rows[0])
+            off = (u[row].min() + u[row].max()) / 2 - self._spot_uv[st.zone][0]
+            far = row[-1] if off > 0 else row[0]  # rows run in order along the spread
+            if abs(off) >= WAGER_OFF_CENTRE_STEPS * self.spread.step_mm and seen[far] < OFF_CENTRE_END_SEEN:
+                out.add(st.zone)
         return out
 
     def _off_its_spot(self, zone: str, row_u: np.ndarray) -> bool:

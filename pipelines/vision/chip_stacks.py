@@ -43,6 +43,12 @@ UNDER_CHIP_REACH = 0.72
 # missed (`ZoneMapper._off_centre_room`): each stack is spread centred on its spot, so a missing end chip moves the
 # row's centre half a step; the detector's jitter (about 2.5 mm, a sixth of a step) moves it less.
 OFF_CENTRE_STEPS = 0.25
+# A wager's one row centred this many steps or more off its spot is read with doubt (`ZoneMapper._off_centre_wagers`):
+# a wager is laid centred on its spot, so a box too many at one end moves the row's centre half a step ...
+WAGER_OFF_CENTRE_STEPS = 0.4
+# ... where the box ending the row on that side is seen below this: the A51 phantom box at 0.65-0.86, a wager's real
+# chips at 0.93 and more, or with the verifier's belief in a chip at 0.99 (sets A48 and A51).
+OFF_CENTRE_END_SEEN = 0.9
 # A run of chips in a row breaks where neighbours lie this many steps apart or more (`_split_runs`, `_gap_runs`).
 RUN_GAP_STEPS = 1.4
 # Two neighbouring spots' stacks in one line of chips are told apart where each, centred on its own spot, explains

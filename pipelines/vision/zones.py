@@ -30,7 +30,8 @@ that zone's stack seen in part, the rest under the dealer's hand (`_seen_in_part
 Each stack is spread centred on its spot (the simulator's are), so a run of chips holding two neighbouring spots'
 stacks (a wager and its payout laid over its top chip, two wagers side by side) is cut where each, centred on its
 spot, ends (`_stack_parts`); a box on no place of the two is no chip (`_ghosts_between_spots`), and a lone chip the
-two account for is no guess (`_adrift`).
+two account for is no guess (`_adrift`). A wager's lone row half a step off its spot, ending on that side in a box
+seen below `OFF_CENTRE_END_SEEN`, is in doubt: that box is as likely no chip (`_off_centre_wagers`).
 Each spot's reading also says whether a chip missed could lie over a card's edge (`_card_edge_room`), under
 another stack's chip (`_under_chip_room`), or at the end of a payout lying half a step off its spot's centre
 (`_off_centre_room`); the tracker and the round machine weigh that against what else was read.
@@ -434,7 +435,11 @@ class ZoneMapper(ChipBoxChecks, MissedChipRoom, SceneObservation):
             obs[st.zone].chips_card_edge_room |= edge[k]
             obs[st.zone].chips_under_room |= under[k]
             obs[st.zone].chips_off_centre_room |= off_centre[k]
-        doubted_beside_gap |= _reached_by_others(stacks, off_row, obs)
+        reached = _reached_by_others(stacks, off_row, obs)
+        doubted_beside_gap |= reached
+        for zone in self._off_centre_wagers(stacks, centres[chip_idx], seen[chip_idx], skip=off_row) - reached:
+            obs[zone].chips_uncertain = obs[zone].chips_doubt_other = True
+            doubted_beside_gap.add(zone)
         for zone, unseen in gapped.items():
             obs[zone].chips.extend(unseen)
             obs[zone].chips_gap_only = zone not in doubted_beside_gap

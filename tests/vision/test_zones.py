@@ -465,6 +465,22 @@ def test_an_unsure_chip_inside_a_row_between_sure_chips_of_its_kind_is_sure(orac
     assert mixed[z.name].chips_uncertain  # between a $100 and a $5: its denomination is a guess
 
 
+def test_a_wager_row_half_a_step_off_its_spot_is_in_doubt(oracle):
+    # 3 Card Monster, held-out video (set A51, seed 14323): a $300 Monster of three $100 in line with the $300 Ante;
+    # the detector drew a fourth $100 box a step past the Monster's top chip at 0.68-0.86 in every frame, and the
+    # Monster read $400 surely. A wager is laid centred on its spot: a row half a step off it is a box too many.
+    mapper, cam = _mapper("3-card-monster")
+    z = mapper.layout.zone("seat6.monster")
+    stack = ChipStack([100] * 3, *z.centre)
+    top, below = (np.array(p) for p in chip_positions(stack)[-1:-3:-1])
+    det = _detections_of(mapper, cam, stack, oracle, {}, extra_mm=tuple(2 * top - below), extra_value=100)
+    det.confidence[-1], det.data["uncertain"][-1] = 0.75, False  # read above the detector's confidence
+    phantom = mapper.observe(det)[z.name]
+    assert phantom.chip_total == 400 and phantom.chips_uncertain and phantom.chips_doubt_other
+    centred = mapper.observe(_detections_of(mapper, cam, ChipStack([100] * 4, *z.centre), oracle, {}))[z.name]
+    assert centred.chip_total == 400 and not centred.chips_uncertain  # the same four chips laid on the spot
+
+
 def test_a_lone_unsure_box_off_the_rows_of_a_sure_stack_is_no_chip(oracle):
     # Pick 2, held-out video: the red print on a card back beside the ante read as a $1 chip at 0.3-0.5,
     # half a row pitch across the ante's row: no chip of the spot's stack can lie there.
@@ -921,12 +937,14 @@ def test_a_wager_and_its_payout_of_one_denomination_part_though_an_end_box_lies_
     assert got == {"seat2.ante": 4, "seat2.ante.paid": 4}
 
 
-@pytest.mark.parametrize(("steps", "read", "doubted"), [(-0.7, 2, True), (0.7, 1, False), (-1.0, 2, False)])
+@pytest.mark.parametrize(("steps", "read", "doubted"), [(-0.7, 2, True), (0.7, 1, False), (-1.0, 2, True)])
 def test_a_box_under_a_step_from_a_more_confident_one_of_its_denomination_is_unsure(oracle, steps, read, doubted):
     # King High, held-out video (set AA, seed 11401, frame 193): a one-chip $1 Seven (0.95) drew a second $1 box 0.7 of
     # a step behind it at 0.54-0.75, the verifier leaning `none` on it at 0.25-0.92: read surely as $2 in most frames,
     # the round said $2 was wagered. Chips of one stack lie a step apart: such a box is a doubt; past the chip, with the
-    # verifier leaning `none` on it, it is the detector's second box on it, no chip (`_duplicates`).
+    # verifier leaning `none` on it, it is the detector's second box on it, no chip (`_duplicates`). A full step
+    # behind, where a chip of the row would lie, the row of two lies half a step off the spot, its end box seen at
+    # 0.65: in doubt too (`_off_centre_wagers`).
     mapper, det = _chip_and_second_box("king-high", "seat2.seven", 1, oracle, steps, 0.62, 0.35)
     obs = mapper.observe(det)["seat2.seven"]
     assert (obs.chip_total, obs.chips_uncertain) == (read, doubted)
@@ -957,11 +975,11 @@ def test_a_box_the_verifier_doubts_that_centres_a_payout_on_its_spot_is_its_end_
 
 
 def _row_with_bottom_box(mapper: ZoneMapper, zone: str, bottom_steps: float, none: float) -> sv.Detections:
-    """Two confident $1 boxes a step apart on `zone`'s spread and an unsure $25 box `bottom_steps` below the first,
-    the verifier leaning `none` on it at `none`."""
+    """Two confident $1 boxes a step apart centred on `zone`'s spot along its spread, and an unsure $25 box
+    `bottom_steps` below the first, the verifier leaning `none` on it at `none`."""
     u, _ = mapper.spread.axes
     centre = np.asarray(mapper.layout.zone(zone).centre)
-    mm = np.array([centre + a * mapper.spread.step_mm * u for a in (-bottom_steps, 0.0, 1.0)])
+    mm = np.array([centre + (a - 0.5) * mapper.spread.step_mm * u for a in (-bottom_steps, 0.0, 1.0)])
     px = mapper.to_image(mm)
     return sv.Detections(xyxy=np.hstack([px - 10.0, px + 10.0]).astype(np.float32),
                          confidence=np.array([0.74, 0.96, 0.96], np.float32),
