@@ -190,7 +190,7 @@ class ChipBoxChecks:
                     or stacks_in[st.zone] != 1 or len(st.rows) != 1 or len(st.members) < 2):
                 continue
             row = list(st.rows[0])
-            off = (u[row].min() + u[row].max()) / 2 - self._spot_uv[st.zone][0]
+            off = self._row_offset(st.zone, u[row])
             far = row[-1] if off > 0 else row[0]  # rows run in order along the spread
             if abs(off) >= WAGER_OFF_CENTRE_STEPS * self.spread.step_mm and seen[far] < OFF_CENTRE_END_SEEN:
                 out.add(st.zone)
@@ -199,7 +199,11 @@ class ChipBoxChecks:
     def _off_its_spot(self, zone: str, row_u: np.ndarray) -> bool:
         """Whether a row of chips at places `row_u` along the spread is centred `OFF_CENTRE_STEPS` or more off
         `zone`'s spot."""
-        return abs((row_u.min() + row_u.max()) / 2 - self._spot_uv[zone][0]) >= OFF_CENTRE_STEPS * self.spread.step_mm
+        return abs(self._row_offset(zone, row_u)) >= OFF_CENTRE_STEPS * self.spread.step_mm
+
+    def _row_offset(self, zone: str, row_u: np.ndarray) -> float:
+        """How far (mm, signed along the spread) a row of chips at places `row_u` is centred off `zone`'s spot."""
+        return float((row_u.min() + row_u.max()) / 2 - self._spot_uv[zone][0])
 
     @staticmethod
     def _near_twins(weaker: np.ndarray, conf: np.ndarray) -> np.ndarray:
