@@ -68,6 +68,8 @@ def rows_of(folder: Path, every: int) -> tuple[Counter, Counter]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from pipelines.vision.chip_stacks import DOUBLED_STEPS, IRREGULAR_STEPS
+
     ap = set_arguments(__doc__)
     ap.add_argument("--every", type=int, default=2, help="read every N-th analysed frame (default 2)")
     args = ap.parse_args(argv)
@@ -77,14 +79,13 @@ def main(argv: list[str] | None = None) -> int:
         got, one_kind = rows_of(folder, args.every)
         total.update(got)
         doubled.update(one_kind)
-        print(f"{folder.name:32s} {sum(got.values()):>6d} rows, {sum(n for (s, _), n in got.items() if s >= 0.65):>4d} "
-              "0.65 of a step short or more", flush=True)
+        irregular = sum(n for (s, _), n in got.items() if s + 0.05 >= IRREGULAR_STEPS)  # s: rounded to a tenth
+        print(f"{folder.name:32s} {sum(got.values()):>6d} rows, {irregular:>4d} "
+              f"{IRREGULAR_STEPS:g} of a step short or more", flush=True)
     print("steps short | right | a box too many | a box too few")
     for short in sorted({s for s, _ in total}):
         print(f"{short:>11.1f} | {total[(short, 'right')]:>5d} | {total[(short, 'too many')]:>14d} | "
               f"{total[(short, 'too few')]:>13d}")
-    from pipelines.vision.chip_stacks import DOUBLED_STEPS, IRREGULAR_STEPS
-
     print(f"rows of one denomination {IRREGULAR_STEPS:g}-{DOUBLED_STEPS:g} steps short (a box dropped from them): "
           + ", ".join(f"{k} {doubled[k]}" for k in ("one too many", "right", "other")))
     if args.json:
