@@ -79,7 +79,8 @@ def main(argv: list[str] | None = None) -> int:
         got, one_kind = rows_of(folder, args.every)
         total.update(got)
         doubled.update(one_kind)
-        irregular = sum(n for (s, _), n in got.items() if s + 0.05 >= IRREGULAR_STEPS)  # s: rounded to a tenth
+        # s is rounded to a tenth: count the bins whose lower edge is at the bound or past it
+        irregular = sum(n for (s, _), n in got.items() if round(s - 0.05, 2) >= IRREGULAR_STEPS)
         print(f"{folder.name:32s} {sum(got.values()):>6d} rows, {irregular:>4d} "
               f"{IRREGULAR_STEPS:g} of a step short or more", flush=True)
     print("steps short | right | a box too many | a box too few")
