@@ -73,8 +73,8 @@ CHIP_MM = 39.0  # a chip's width on the felt (the simulator's; the spread's defa
 # second frame, rows of three boxes or more against the scripted scene's chips), rows 0.65-0.75 of a step short held
 # 38 box-frames a box too many, 1 a box too few and 1 right (0.55-0.65: 3 right of 21). 0.65 until the seventy-seventh
 # session: over A46-A51 (`benchmarks/row_lengths.py --every 1`), rows 0.45-0.65 short held a box too many in 138
-# row-frames, a box too few in 2 and were right in 6. A King High $200 Pokerpot drew three sure $100 boxes 0.47-0.58
-# short in three frames before bets closed (A47 14191 cb66b4f8): read $300 surely, the round was left in doubt. The
+# row-frames, a box too few in 2 and were right in 6. A King High $200 Pokerpot drew a third sure $100 box, in a row
+# about half a step short, before bets closed (A47 14191 cb66b4f8): read $300 surely, the round was left in doubt. The
 # held-out A52 disagrees at frame level: 41 right rows 0.45-0.65 short (most in one 3 Card Monster session, 14363), 1
 # too many; its rounds read the same with either bound. Below 0.45 right rows are common (0.35-0.45: 90 right, 133
 # too many over A46-A52).
