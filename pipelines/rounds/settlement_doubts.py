@@ -310,13 +310,20 @@ class SettlementDoubts:
         of its 24 frames, locked at $15, A42 13991 fd27dc01; a $2 Low of two $1 chips read as one in 13 of its 18
         frames, locked at $1, A40 13911 cb66b4f8. Both were read wrong; no wager read right in those sets, nor in
         A38's King High or A43, was read so.) The tracker says what a stack was read as surely with each change
-        (`ZoneState.read_surely_at`), so a reading after its last change before the close is not weighed."""
+        (`ZoneState.read_surely_at`), so a reading after its last change before the close is not weighed.
+
+        Only a larger total read surely in some frame where the stack lay against no other is weighed: where stacks
+        meet, a chip of the one beside it, or a box that is no chip, may be counted in it. (Both wrong wagers above,
+        and a 3 Card Monster $300 Monster locked at $200, A52 14393 cb66b4f8, were read whole in a frame they lay
+        clear of every other stack; a King High $100 High read $200 in two frames, A49 14241 cb66b4f8, and a 3 Card
+        Monster $10 Ante read $15 in one, A52 14363 cb66b4f8, both read right, were read so only against another.)"""
         for ws in seen:
             if ws.lock <= ws.inst.start:
                 continue  # placed as a decision: locked when placed
             steps = {v for _, v in ws.inst.steps}
             more = sorted((t, f) for t, f in ws.inst.read_surely_at.items()
-                          if t > ws.wager.amount + 0.005 and t not in steps and ws.inst.start <= f <= ws.lock)
+                          if t > ws.wager.amount + 0.005 and t not in steps and ws.inst.start <= f <= ws.lock
+                          and t in ws.inst.read_clear)
             if more:
                 _doubt_wager(live, ws, f"read surely as {more[-1][0]:g} at frame {more[-1][1]}, before bets closed "
                                        f"at frame {ws.lock}, though locked at {ws.wager.amount:g}: a chip of it may "

@@ -81,6 +81,7 @@ class ChipInstance:
     reached: dict[int, tuple[str, ...]] = field(default_factory=dict)
     read_surely: set[float] = field(default_factory=set)  # totals read confidently in frames too few to confirm
     read_surely_at: dict[float, int] = field(default_factory=dict)  # ... and the last frame each was read so
+    read_clear: set[float] = field(default_factory=set)  # ... those read so lying against no other stack
     # frames of steps confirmed from readings below the detector's confidence, their doubt lifted since by a few
     # frames read confidently (`ChipZone.confirm`)
     lifted: set[int] = field(default_factory=set)
@@ -137,13 +138,16 @@ class ChipInstance:
         self.first_read |= later.first_read
         self.reached |= later.reached
         self.read_surely |= later.read_surely
-        self.note_read_surely_at(later.read_surely_at.items())
+        self.note_read_surely_at((t, f, t in later.read_clear) for t, f in later.read_surely_at.items())
         self.lifted |= later.lifted
 
-    def note_read_surely_at(self, pairs: Iterable[tuple[float, int]]) -> None:
-        """Totals read confidently, each with the last frame it was read so: the later frame is kept."""
-        for total, frame in pairs:
+    def note_read_surely_at(self, readings: Iterable[tuple[float, int, bool]]) -> None:
+        """Totals read confidently, each with the last frame it was read so (the later frame is kept) and whether so
+        in a frame its chips lay against no other stack's."""
+        for total, frame, clear in readings:
             self.read_surely_at[total] = max(frame, self.read_surely_at.get(total, frame))
+            if clear:
+                self.read_clear.add(total)
 
     def split_at(self, frame: int) -> ChipInstance:
         """End this stack at `frame` and return the rest as a new stack placed then with the total read then."""
@@ -202,12 +206,13 @@ class ChipZone:
 
     def update(self, frame: int, total: float, uncertain: bool, hidden_room: bool = True,
                first_read: int | None = None, reach_into: tuple[str, ...] = (),
-               read_surely: tuple[float, ...] = (), read_surely_at: tuple[tuple[float, int], ...] = ()) -> None:
+               read_surely: tuple[float, ...] = (), read_surely_at: tuple[tuple[float, int, bool], ...] = ()
+               ) -> None:
         """A confirmed total; `hidden_room`: a chip of it missed could lie unseen (over a card's edge, under another
         stack's chip, or at the end of a payout lying off its spot's centre); `first_read`: the frame that total was
         first read; `reach_into`: the other betting spots chips of it lay in, where that is its only doubt;
         `read_surely`: totals read confidently on the spot in frames too few to confirm, `read_surely_at` with the last
-        frame each was read so (`ZoneState`)."""
+        frame each was read so and whether so lying against no other stack (`ZoneState`)."""
         cur = self.current
         if total > 0:
             if cur is None:

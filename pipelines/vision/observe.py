@@ -103,8 +103,9 @@ class ZoneState:
     # laid. Not part of the contents.
     read_surely: tuple[float, ...] = field(default=(), compare=False)
     # Chips only: each total of `read_surely` read so since the spot last read empty, with the last frame it was read
-    # so (`ZoneTracker._read_surely_at`); a payout's brief larger total has none. Not part of the contents.
-    read_surely_at: tuple[tuple[float, int], ...] = field(default=(), compare=False)
+    # so and whether so in a frame its chips lay against no other stack's (`ZoneTracker._read_surely_at`); a payout's
+    # brief larger total has none. Not part of the contents.
+    read_surely_at: tuple[tuple[float, int, bool], ...] = field(default=(), compare=False)
     # Chips only: confirmed in place of the total confirmed with doubt before it, which was a misreading
     # (`ZoneTracker._gap_read_away`). Not part of the contents.
     corrects: bool = field(default=False, compare=False)

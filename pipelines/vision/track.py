@@ -815,13 +815,14 @@ class ZoneTracker:
     @staticmethod
     def _read_surely(zone: _Zone) -> tuple[float, ...]:
         """The chip totals read confidently since the spot last read empty (`ZoneState.read_surely`)."""
-        return tuple(total for total, _ in ZoneTracker._read_surely_at(zone))
+        return tuple(total for total, _, _ in ZoneTracker._read_surely_at(zone))
 
     @staticmethod
-    def _read_surely_at(zone: _Zone) -> tuple[tuple[float, int], ...]:
-        """(total, the last frame it was read so) of each chip total read confidently since the spot last read empty
-        (`ZoneState.read_surely_at`)."""
-        return tuple(sorted((total, sure) for total, (_, sure) in zone.since_empty.items() if sure >= 0))
+    def _read_surely_at(zone: _Zone) -> tuple[tuple[float, int, bool], ...]:
+        """(total, the last frame it was read so, whether so in a frame it lay against no other stack) of each chip
+        total read confidently since the spot last read empty (`ZoneState.read_surely_at`)."""
+        return tuple(sorted((total, sure, total in zone.clear_sure)
+                            for total, (_, sure) in zone.since_empty.items() if sure >= 0))
 
     @staticmethod
     def _settle_on(zone: _Zone, sig: Signature, state: ZoneState) -> None:

@@ -37,3 +37,26 @@ def test_a_wager_read_surely_as_more_before_the_close_is_in_doubt(whole_before_c
     doubted = [n for n in rnd.notes if n.startswith(f"seat {w.seat} {w.spot}") and "before bets closed" in n]
     assert bool(doubted) == whole_before_close, rnd.notes
     assert compare_rounds([rnd], [truth])[0].result == ("incomplete" if whole_before_close else "wrong"), rnd.notes
+
+
+@pytest.mark.parametrize("against_another", [True, False])
+def test_a_wager_read_surely_as_more_only_against_another_stack_is_no_doubt(against_another):
+    # A box where stacks meet may be a chip of the stack beside it, or no chip: a King High $100 High read $200 in two
+    # frames as it was laid, only where it lay against the seat's Pokerpot, read right (set A49, seed 14241, round
+    # cb66b4f8). Read so in a frame it lay clear of every other stack, the larger total stays a doubt.
+    scripted, setup, mapper, scenes = scripted_session(GAME, 3, 4)
+    truth = scripted[0].round
+    w = next(w for w in truth.wagers if w.frames.end - lock_frame(truth, w.frames.start) > 20
+             and mapper.observe_scene(scenes[w.frames.start + 1]).get(f"seat{w.seat}.{w.spot}").chips)
+    zone, phantom_at = f"seat{w.seat}.{w.spot}", w.frames.start + 1
+    assert phantom_at < lock_frame(truth, w.frames.start)
+
+    def a_box_more(frame: int, obs: FrameObs) -> None:
+        if frame == phantom_at and zone in obs:
+            o = obs[zone]
+            obs[zone] = replace(o, chips=[*o.chips, o.chips[-1]], chips_under_room=against_another)
+
+    rnd = nearest_round(rounds_with_edited_observations(GAME, scripted, setup, a_box_more), truth)
+    doubted = [n for n in rnd.notes if n.startswith(f"seat {w.seat} {w.spot}") and "before bets closed" in n]
+    assert bool(doubted) != against_another, rnd.notes
+    assert compare_rounds([rnd], [truth])[0].result == ("exact" if against_another else "incomplete"), rnd.notes
