@@ -36,6 +36,12 @@ def load_set(folder: Path) -> tuple[list, list, ZoneMapper]:
     """The set in `folder`: its stored second looks (one `sv.Detections` per analysed frame, the newest
     looked_*.pkl), the scripted scene of each frame, and a fresh `ZoneMapper` on its layout and camera (a fresh one:
     it remembers what earlier frames showed)."""
+    looked, scripted, mapper = load_set_rounds(folder)
+    return looked, [s for r in scripted for s in r.scenes], mapper
+
+
+def load_set_rounds(folder: Path) -> tuple[list, list, ZoneMapper]:
+    """`load_set`, with the scripted rounds (their truth and scenes) in place of the scenes alone."""
     import numpy as np
 
     from pipelines.rounds.run import spec_from
@@ -52,8 +58,8 @@ def load_set(folder: Path) -> tuple[list, list, ZoneMapper]:
         raise SystemExit(f"{folder}: no looked_*.pkl; run benchmarks/reconstruction.py --mode video --cache on it")
     looked = pickle.loads(looked_files[-1].read_bytes())
     scripted, _ = script_session(game, rounds, seed, rate)
-    scenes = [s for r in scripted for s in r.scenes]
-    if len(scenes) != len(looked):
-        raise SystemExit(f"{folder}: {len(looked)} frames looked at, the script has {len(scenes)} (a live-path cache?)")
+    frames = sum(len(r.scenes) for r in scripted)
+    if frames != len(looked):
+        raise SystemExit(f"{folder}: {len(looked)} frames looked at, the script has {frames} (a live-path cache?)")
     spec = spec_from(folder)
-    return looked, scenes, ZoneMapper(spec.layout, np.asarray(spec.homography, np.float64))
+    return looked, scripted, ZoneMapper(spec.layout, np.asarray(spec.homography, np.float64))

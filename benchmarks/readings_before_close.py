@@ -2,8 +2,8 @@
 its chips lay clear of every other stack: the measurement `SettlementDoubts._doubt_read_more_before_close` rests on.
 
 A larger total read surely before the close puts the locked amount in doubt (a chip of it may go unseen in the other
-frames) only where it was read so in a frame the stack lay clear of every other (`ZoneObs.chips_under_room` and
-`chips_reach_into` both empty): where stacks meet, a chip of the one beside it, or a box that is no chip, may be counted
+frames) only where it was read so in a frame the stack lay clear of every other (not
+`ZoneObs.chips_against_other`): where stacks meet, a chip of the one beside it, or a box that is no chip, may be counted
 in it. For every wager of the sets `benchmarks/reconstruction.py --mode video --cache DIR` rendered and looked at, laid
 before a close (not as a decision), each analysed frame from its laying to that close whose reading of its spot is
 confident: is it what the scripted scene holds there (right), more or less, and did the stack lie clear or against
@@ -23,7 +23,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from cached_sets import load_set, set_arguments, set_folders
+from cached_sets import load_set_rounds, set_arguments, set_folders
 
 VERDICTS = ("right", "more", "less")
 SHORT = ("whole clear", "whole only against", "never whole")
@@ -37,13 +37,8 @@ def readings_of(folder: Path) -> tuple[Counter, Counter, Counter]:
     """{(verdict, "clear" | "against"): frames} over the set's wagers' spots before their close; per wager
     {"more clear" | "more only against" | "never more": wagers}; and per wager read less in some frame
     {"whole clear" | "whole only against" | "never whole": wagers}."""
-    import re
-
-    from pipelines.sim.session import script_session
-
-    looked, scenes, mapper = load_set(folder)
-    m = re.fullmatch(r"(.+)_r(\d+)_s(\d+)_f([\d.]+)", folder.name)
-    scripted, _ = script_session(m.group(1), int(m.group(2)), int(m.group(3)), float(m.group(4)))
+    looked, scripted, mapper = load_set_rounds(folder)
+    scenes = [s for r in scripted for s in r.scenes]
     # frame -> [(zone, wager key)] for each wager laid before a close, from its laying to that close
     watch: dict[int, list[tuple[str, tuple]]] = {}
     for r in scripted:
@@ -69,7 +64,7 @@ def readings_of(folder: Path) -> tuple[Counter, Counter, Counter]:
                 continue
             there = truth[zone].chip_total if zone in truth else 0.0
             verdict = _verdict(zo.chip_total, there)
-            lay = "against" if zo.chips_under_room or zo.chips_reach_into else "clear"
+            lay = "against" if zo.chips_against_other else "clear"
             frames[(verdict, lay)] += 1
             seen[key].add((verdict, lay))
     wagers = Counter("more clear" if ("more", "clear") in s else "more only against" if ("more", "against") in s

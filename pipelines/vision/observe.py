@@ -50,6 +50,12 @@ class ZoneObs:
         return self.chips_card_edge_room or self.chips_under_room or self.chips_off_centre_room
 
     @property
+    def chips_against_other(self) -> bool:
+        """The stack meets another: a chip of it could lie under the other's, or chips of one lie in the other's spot.
+        Where stacks meet, a chip of the one beside it, or a box that is no chip, may be counted in it."""
+        return self.chips_under_room or bool(self.chips_reach_into)
+
+    @property
     def uncertain(self) -> bool:
         """Anything in the zone below the detector's confidence."""
         return self.chips_uncertain or any(c.uncertain for c in self.cards)

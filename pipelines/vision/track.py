@@ -324,7 +324,7 @@ class ZoneTracker:
         gap_doubt = zo.chips_uncertain and zo.chips_gap_only  # in doubt for a chip counted in a gap alone
         zone.read_at = (frame, sig[1], gap_doubt)
         change, leading = None, []  # leading: changes reported before `change` (a doubt answered, a take)
-        self._note_since_empty(zone, frame, sig, uncertain, covered, not (zo.chips_under_room or zo.chips_reach_into))
+        self._note_since_empty(zone, frame, sig, uncertain, covered, not zo.chips_against_other)
         if not uncertain and not sig[0] and not zone.stable_sig[0] and 0 < sig[1] < zone.stable_sig[1]:
             zone.read_less.append(frame)
         brief = self._brief_payout(name, zone, frame, sig, uncertain, covered)
