@@ -692,11 +692,39 @@ class ZoneTracker:
         steady = sum(r is not None and r[1] == zone.stable_sig and not r[2] for r in zone.restless)
         if not sure and zone.stable_sig[1] > 0 and steady >= STEADY_SHARE * len(zone.restless):
             return None
+        whole = self._whole_before_met(name, zone, own)
+        if whole is not None:
+            after = replace(self._state(zone, whole, False), first_read=zone.since_empty[whole[1]][0],
+                            read_surely=self._read_surely(zone), read_surely_at=self._read_surely_at(zone))
+            change = ZoneChange(name, zone.since_empty[whole[1]][0], zone.stable, after)
+            self._settle_on(zone, whole, after)
+            return change
         best = Counter(s for _, s, _ in sure or own).most_common(1)[0][0]  # ties: the one seen first
         after = self._state(zone, best, True, RESTLESS_CHIPS if len(own) == len(seen) else RESTLESS_BESIDE_WAGER)
         change = ZoneChange(name, seen[0][0], zone.stable, after)
         self._settle_on(zone, best, after)
         return change
+
+    @staticmethod
+    def _whole_before_met(name: str, zone: _Zone, own: list[tuple[int, Signature, bool]]) -> Signature | None:
+        """The chips a wager laid on an empty spot were read as, surely, while they lay clear of every other stack,
+        where they were read restlessly since (`_restless`) only as fewer chips lying against another stack: surely
+        only as totals never read surely clear (`_Zone.clear_sure`), with doubt only where they met another
+        (`_Zone.met`). A chip of a stack can go under the one laid against it, not come back from nowhere: the whole,
+        read in plain view, is the stack (a King High $20 High of four $5 chips read surely whole in the two frames
+        before the seat's Seven was laid against it, then as $10 and $15 by turns, with doubt or against the Seven,
+        for ten frames: confirmed with doubt, the round was left incomplete). Else None: a payout is left to the
+        round machine, which weighs its readings against what the rules pay."""
+        if name.endswith(".paid") or zone.stable_sig != ((), 0.0) or len(zone.clear_sure) != 1:
+            return None
+        whole = next(iter(zone.clear_sure))
+        if any(total > whole + 0.005 for total in zone.since_empty):
+            return None
+        met = set(zone.met)
+        for frame, sig, doubt in own:
+            if sig[0] or (sig[1] != whole and (doubt and frame not in met)):
+                return None
+        return ((), whole)
 
     def _wager_read_over(self, name: str, frame: int) -> bool:
         """Whether `name` is a payout spot whose wager was read in `frame` as more than its confirmed chips. A payout

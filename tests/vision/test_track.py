@@ -1027,6 +1027,35 @@ def test_a_restless_stack_read_surely_as_less_with_room_for_a_chip_unseen_stays_
     assert states(room=True, zone="seat1.seven.paid")[:2] == [(1, True), (1, False)]
 
 
+@pytest.mark.parametrize("break_with", [None, "fewer_surely_clear", "fewer_doubtful_clear", "more_against"])
+def test_a_wager_read_whole_in_plain_view_then_restlessly_as_fewer_against_another_is_confirmed_whole(break_with):
+    # King High, held-out video (set A50, seed 14281, round cb66b4f8): a $20 High of four $5 chips read surely whole
+    # in the two frames before the seat's Seven was laid against it, then $10 and $15 by turns, with doubt or lying
+    # against the Seven, for ten frames; confirmed with doubt as restless, it left the round incomplete.
+    whole = ZoneObs(chips=[5, 5, 5, 5])
+    under = {"chips_under_room": True}
+    fewer = {
+        "10?": ZoneObs(chips=[5, 5], chips_uncertain=True, chips_reach_into={"seat2.seven"}, chips_under_room=True),
+        "15": ZoneObs(chips=[5, 5, 5], **under),
+        "15?": ZoneObs(chips=[5, 5, 5], chips_uncertain=True, chips_doubt_other=True, **under),
+        "10": ZoneObs(chips=[5, 5], **under),
+    }
+    readings = ["10?", "15", "15?", "15", "10?", "10?", "15?", "10", "10?", "15?"]
+    frames = [{"seat2.high": whole}] * 2 + [{"seat2.high": fewer[r]} for r in readings]
+    if break_with == "fewer_surely_clear":  # $15 read surely clear of every stack too: which is it?
+        frames[3] = {"seat2.high": ZoneObs(chips=[5, 5, 5])}
+    elif break_with == "fewer_doubtful_clear":  # $10 read with doubt, lying against nothing: no stack hid a chip
+        frames[2] = {"seat2.high": ZoneObs(chips=[5, 5], chips_uncertain=True, chips_doubt_other=True)}
+    elif break_with == "more_against":  # $25 read surely against the Seven: the whole is in question
+        frames[5] = {"seat2.high": ZoneObs(chips=[5] * 5, **under)}
+    (change,) = _run(ZoneTracker(stable_frames=3), frames)
+    assert change.frame == 0
+    if break_with is None:
+        assert (change.after.chip_total, change.after.uncertain) == (20, False)
+    else:
+        assert change.after.uncertain and change.after.doubt == RESTLESS_CHIPS
+
+
 @pytest.mark.parametrize("other_total_first, lifted", [(False, True), (True, False)])
 def test_a_stack_read_surely_as_a_candidate_and_as_no_other_total_needs_fewer_sure_frames_to_lift_its_doubt(
         other_total_first, lifted):
