@@ -153,11 +153,13 @@ class _Zone:
     # hand or as some of its chips where another stack may hide one (`_hidden_under`), else (frame, None); each with
     # the total read (_unsteady, _fall_from_doubt)
     unsteady: deque = field(default_factory=lambda: deque(maxlen=RESTLESS_WINDOW))
-    outread: list[int] = field(default_factory=list)  # the frames of the other readings that made it unsteady
+    # the frames of the other readings that made it unsteady, each with the total read
+    outread: list[tuple[int, float]] = field(default_factory=list)
     # the chips-only total the confirmed chips grew from on their spot, the spot not read empty between; else 0
     # (`_grown_read_back`)
     grown_from: float = 0.0
     read_as_confirmed: bool = False  # the confirmed stack was read as its total since, the hand not over it
+    read_as_at: int = -1  # the last frame it was read as its confirmed contents (`_outread_was_new`)
     lifted: bool = False  # a wager's doubt for readings below the detector's confidence lifted (`_doubt_goes_on`)
     # the last frames its chips were read with doubt lying against another stack's (`_doubt_goes_on`)
     met: deque = field(default_factory=lambda: deque(maxlen=RESTLESS_WINDOW))
@@ -336,6 +338,7 @@ class ZoneTracker:
             leading.append(answered)
         zone.seen_again = zone.seen_again + 1 if sig == zone.stable_sig else 0
         if sig == zone.stable_sig:
+            zone.read_as_at = frame
             more = self._payout_read_larger_briefly(name, zone, frame)
             if not self._hidden_by_hand(zone, sig, covered):
                 zone.cand_sig = None
@@ -403,7 +406,7 @@ class ZoneTracker:
                                 first_read=None if sig[0] else zone.since_empty.get(sig[1], [None])[0],
                                 read_surely=() if sig[0] else self._read_surely(zone),
                                 read_surely_at=() if sig[0] else self._read_surely_at(zone))
-                answered = self._outread_was_new(name, zone)
+                answered = self._outread_was_new(name, zone, sig)
                 if answered is not None:
                     leading.append(answered)
                 if zone.emptied is not None:  # taken away, then other chips put down
@@ -490,7 +493,7 @@ class ZoneTracker:
             return self._payout_read_less_steadily(name, zone, frame, others)
         if (back := self._grown_read_back(name, zone, frame, kinds.count("own"))) is not None:
             return back
-        zone.outread = [f for f, kind, _ in zone.unsteady if kind == "other"]
+        zone.outread = [(f, total) for f, kind, total in zone.unsteady if kind == "other"]
         return self._doubt_again(name, zone, frame, UNSTEADY_STACK)
 
     @staticmethod
@@ -605,7 +608,7 @@ class ZoneTracker:
         zone.stable = doubted
         return change
 
-    def _outread_was_new(self, name: str, zone: _Zone) -> ZoneChange | None:
+    def _outread_was_new(self, name: str, zone: _Zone, sig: Signature) -> ZoneChange | None:
         """A stack in doubt for being read as other totals (`_unsteady`), whose new contents now confirm dated before
         all but fewer than `OUTREAD_MIN` of those readings: they were the new contents, not chips counted now with
         it, now with its neighbour. The doubt is answered (the stack read confidently as it was) before the new
@@ -613,8 +616,20 @@ class ZoneTracker:
         the dealer's hand, read $22 and $21 by turns as the hand left, in doubt one frame before $22 confirmed). Where
         the stack was taken before the new contents came (`_Zone.emptied`), the answer is dated as the take, so it
         comes before that too: answered after it, it would put the stack back on the emptied spot (a King High $40
-        High paid and taken, a $100 High of the next round put down, read $100 twice before it confirmed)."""
-        if zone.stable.doubt != UNSTEADY_STACK or sum(f < zone.cand_first for f in zone.outread) >= OUTREAD_MIN:
+        High paid and taken, a $100 High of the next round put down, read $100 twice before it confirmed).
+
+        Where the new contents are more chips than the stack held, readings of more since it was last read as it were
+        chips being laid on it, the hand coming and going, not chips of a neighbour: they do not count against the
+        answer (a Pick 2 $150 5-card Bonus read as $150 for twenty frames, then as $253, $154 and $153 in five frames
+        and $50 in two as its $3 payout was laid in one line with it, then $153 for good: in doubt one frame before
+        $153 confirmed, the doubt stayed; held-out set A52, seed 14364). Readings of more with the stack read as it
+        between are a neighbour's chips counted now with it, now not, as before."""
+        if zone.stable.doubt != UNSTEADY_STACK:
+            return None
+        grows = not sig[0] and not zone.stable_sig[0] and sig[1] > zone.stable_sig[1]
+        against = [f for f, total in zone.outread if f < zone.cand_first
+                   and not (grows and total > zone.stable_sig[1] + 0.005 and f > zone.read_as_at)]  # laying
+        if len(against) >= OUTREAD_MIN:
             return None
         answered = replace(zone.stable, uncertain=False, doubt="")
         at = zone.cand_first if zone.emptied is None else min(zone.emptied, zone.cand_first)

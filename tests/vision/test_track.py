@@ -209,6 +209,27 @@ def test_a_stack_read_confidently_as_other_totals_frame_after_frame_is_unsure():
     assert [c.after.uncertain for c in changes] == [False]
 
 
+def test_an_unsteady_doubt_resting_on_readings_of_a_payout_being_laid_on_the_stack_is_answered():
+    # Pick 2, held-out video (set A52, seed 14364, round cb66b4f8): a $150 5-card Bonus read as it for twenty frames,
+    # then as $50 twice (the dealer's hand over its $100 chip), as itself again, then as $253, $154 and $153 as its $3
+    # payout was laid in one line with it, the hand coming and going; in doubt one frame before $153 confirmed, the
+    # doubt stayed and the round, read right, was left incomplete.
+    bonus = lambda total, sure=True: {"seat1.bonus5": ZoneObs(  # noqa: E731
+        chips=[100] * (total // 100) + [25] * (total % 100 // 25) + [1] * (total % 25), chips_uncertain=not sure)}
+    hand = {}  # the dealer's hand over the spot: read empty, or as $125
+    frames = ([bonus(150)] * 20 + [bonus(50)] * 2 + [bonus(150)] * 7
+              + [bonus(253), bonus(253), bonus(154), hand, hand, bonus(154)] + [bonus(125)] * 3 + [bonus(153)] * 4)
+    covered = {i: {"seat1.bonus5"} for i, f in enumerate(frames) if f is hand or i in range(35, 38)}
+    got = [(c.after.chip_total, c.after.uncertain) for c in _run(ZoneTracker(stable_frames=3), frames, covered=covered)]
+    assert got == [(150, False), (150, True), (150, False), (153, False)]
+    # read as $150 (with doubt) between the readings of more: those were a neighbour's chips counted now and then,
+    # and the doubt stays on the $150 it was read on
+    flicker = [r for more in (253, 253, 154, 154, 154, 253) for r in (bonus(more), bonus(150, sure=False))]
+    changes = _run(ZoneTracker(stable_frames=3), [bonus(150)] * 20 + flicker + [bonus(153)] * 4)
+    got = [(c.after.chip_total, c.after.uncertain) for c in changes]
+    assert got == [(150, False), (150, True), (153, False)]
+
+
 def test_a_stack_read_surely_short_and_as_itself_only_with_doubt_is_unsure():
     # King High, video (set 11561): a $40 High read $30 surely and $40 only with doubt, frame by frame, as its $60
     # payout lay against it (the payout, read $85, held two of its chips); the round claimed a $25 overpay.
