@@ -423,11 +423,11 @@ class ZoneTracker:
                 live = {tid for tid, _ in sig[0]}
                 zone.tracks = {tid: t for tid, t in zone.tracks.items() if tid in live}  # gone is gone
             elif not occluded:
-                change = self._restless(name, zone, frame, sig, uncertain, gap_doubt)
+                change = self._restless(name, zone, frame, sig, uncertain)
         if sig == zone.stable_sig and not uncertain:
             zone.own_chips = tuple(zo.chips)
         if change is None and not leading:
-            change = (self._gap_read_away(name, zone, frame, sig, uncertain, zo.chips_gap_only, covered)
+            change = (self._gap_read_away(name, zone, frame, sig, uncertain, zo, covered)
                       if zone.stable.uncertain else
                       self._unsteady(name, zone, frame, sig, uncertain,
                                      covered or self._hidden_under(name, zone, sig, zo, payout)))
@@ -637,7 +637,7 @@ class ZoneTracker:
         zone.stable = answered
         return change
 
-    def _gap_read_away(self, name: str, zone: _Zone, frame: int, sig: Signature, uncertain: bool, gap_only: bool,
+    def _gap_read_away(self, name: str, zone: _Zone, frame: int, sig: Signature, uncertain: bool, zo: ZoneObs,
                        covered: bool) -> ZoneChange | None:
         """A stack confirmed with doubt, read confidently as one smaller total in `OUTREAD_MIN` or more of the last
         `RESTLESS_WINDOW` frames and never as its own, its every doubtful reading there its confirmed total with a
@@ -646,23 +646,52 @@ class ZoneTracker:
         every frame, so no confident reading without it (a King High $2 High, two $1 chips, read $3 with doubt in
         14 of 20 frames, the lower chip's box 1.4 steps from the upper one's, and surely $2 in the other six, 1.15
         steps apart). It is confirmed as that smaller total in place of the doubtful one (`ZoneState.corrects`), first
-        read when that total was (a wager's rise so confirmed may be to a total read before bets closed)."""
+        read when that total was (a wager's rise so confirmed may be to a total read before bets closed).
+
+        So too a box below the detector's confidence (`_box_read_away`)."""
         steady = zone.stable_sig
         if sig[0] or steady[0] or covered or not sig[1]:
             zone.gap_reads.append(None)
         else:
-            zone.gap_reads.append(("sure" if not uncertain else "gap" if gap_only else "other", sig[1]))
+            kind = "sure" if not uncertain else "gap" if zo.chips_gap_only else "other"
+            zone.gap_reads.append((kind, sig[1], zo.chips_hidden_room))
         reads = [r for r in zone.gap_reads if r is not None]
-        sure = [t for kind, t in reads if kind == "sure"]
-        if (len(sure) < OUTREAD_MIN or len(set(sure)) != 1 or not 0 < sure[0] < steady[1]
-                or any(kind == "other" or (kind == "gap" and t != steady[1]) for kind, t in reads)):
-            return None
-        after = replace(self._state(zone, ((), sure[0]), False), corrects=True, hidden_room=zone.stable.hidden_room,
-                        first_read=zone.since_empty.get(sure[0], [None])[0])
+        sure = [t for kind, t, _ in reads if kind == "sure"]
+        less = sure[0] if sure else 0.0
+        if (len(sure) < OUTREAD_MIN or len(set(sure)) != 1 or not 0 < less < steady[1]
+                or any(kind == "other" or (kind == "gap" and t != steady[1]) for kind, t, _ in reads)):
+            less = self._box_read_away(zone, reads)
+            if not less:
+                return None
+        after = replace(self._state(zone, ((), less), False), corrects=True, hidden_room=zone.stable.hidden_room,
+                        first_read=zone.since_empty.get(less, [None])[0])
         change = ZoneChange(name, frame, zone.stable, after)
-        self._settle_on(zone, ((), sure[0]), after)
+        self._settle_on(zone, ((), less), after)
         zone.gapped_away = steady[1]
         return change
+
+    @staticmethod
+    def _box_read_away(zone: _Zone, reads: list[tuple[str, float, bool]]) -> float:
+        """The smaller total a stack confirmed from readings below the detector's confidence alone (`DOUBTFUL_READINGS`,
+        its total never read confidently since the spot was last read empty) was read confidently as in `OUTREAD_MIN`
+        or more of the last `RESTLESS_WINDOW` frames (`_Zone.gap_reads`), more often than as any other, never as more,
+        and each time with no room for a chip of it to lie unseen (`ZoneObs.chips_hidden_room`): the chips it grew by
+        were a box that comes and goes below the detector's confidence, and every confident reading of the stack in
+        plain view says it is the smaller total. A chip really added is read confidently once the hand leaves it (a
+        King High $2 High of two $1 chips read $27 with a $25 box at 0.26-0.68 in 17 of 27 frames, $2 surely in eight
+        of the others and $1 in one: confirmed $27 with doubt, the round read a $27 wager; held-out set A52, seed
+        14361). Else 0."""
+        steady = zone.stable_sig
+        if zone.stable.doubt != DOUBTFUL_READINGS or zone.since_empty.get(steady[1], [0, -1])[1] >= 0:
+            return 0.0
+        sure = Counter(t for kind, t, _ in reads if kind == "sure")
+        if not sure:
+            return 0.0
+        (less, times), *rest = sure.most_common()
+        if (times < OUTREAD_MIN or any(n == times for _, n in rest) or not 0 < less < steady[1]
+                or max(sure) > less or any(room for kind, t, room in reads if kind == "sure" and t == less)):
+            return 0.0
+        return less
 
     @staticmethod
     def _gap_again(zone: _Zone, sig: Signature) -> bool:
@@ -674,14 +703,16 @@ class ZoneTracker:
         surely in the rest; a King High $2 High read so for 17 frames, then $3 that way in 12 of 17). A chip really
         added is boxed, not counted in a gap."""
         steady = zone.stable_sig
-        if (zone.stable.uncertain or steady[0] or sig[0] or not 0 < steady[1] < sig[1]
-                or zone.cand_gap != zone.cand_count):
+        if zone.stable.uncertain or steady[0] or sig[0] or not 0 < steady[1] < sig[1]:
+            return False
+        if sig[1] == zone.gapped_away and zone.cand_uncertain == zone.cand_count:
+            return True  # the doubtful total read away (`_box_read_away`), read again only with doubt: the same box
+        if zone.cand_gap != zone.cand_count:
             return False
         surely = sum(r is not None and r[1] == steady and not r[2] for r in zone.restless)
         return sig[1] == zone.gapped_away or surely >= STEADY_SHARE * len(zone.restless) > 0
 
-    def _restless(self, name: str, zone: _Zone, frame: int, sig: Signature, uncertain: bool,
-                  gap_doubt: bool) -> ZoneChange | None:
+    def _restless(self, name: str, zone: _Zone, frame: int, sig: Signature, uncertain: bool) -> ZoneChange | None:
         """New chips read in a spot in most of the last `RESTLESS_WINDOW` frames, never the same long enough
         to confirm: something is there that cannot be read (a payout half under a card, flickering between
         totals). It is confirmed as uncertain, as its most frequent reading among those read confidently (else
@@ -696,8 +727,8 @@ class ZoneTracker:
 
         Nor is the gap reading a stack was read away from (`_gap_again`), when it comes again."""
         new = _chips_only(zone, sig) and sig[1] > 0 and not self._is_loss(zone.stable_sig, sig)
-        if new and gap_doubt and sig == ((), zone.gapped_away):
-            new = False  # the gap artefact the stack was read away from, seen again (`_gap_again`)
+        if new and uncertain and sig == ((), zone.gapped_away):
+            new = False  # the gap or box the stack was read away from, seen again with doubt (`_gap_again`)
         zone.restless.append((frame, sig, uncertain) if new else None)
         seen = [r for r in zone.restless if r is not None and r[1] != zone.stable_sig]
         own = [r for r in seen if r[1] is not None]  # the rest: its chips read with its wager's (`_wager_read_over`)

@@ -1077,6 +1077,32 @@ def test_a_wager_read_whole_in_plain_view_then_restlessly_as_fewer_against_anoth
         assert change.after.uncertain and change.after.doubt == RESTLESS_CHIPS
 
 
+@pytest.mark.parametrize("spoiled_by", [None, "room_for_a_chip", "box_read_surely"])
+def test_a_stack_confirmed_from_a_box_below_confidence_alone_is_read_away_by_its_sure_readings(spoiled_by):
+    # King High, held-out video (set A52, seed 14361, round 5665b550): a $2 High of two $1 chips read $27 with a $25 box
+    # at 0.26-0.68 in 17 of 27 frames, $2 surely in eight of the others and $1 in one; confirmed $27 with doubt, the
+    # round read a $27 wager.
+    room = {"chips_under_room": True} if spoiled_by == "room_for_a_chip" else {}
+    high = lambda *chips, sure=True: {"seat4.high": ZoneObs(  # noqa: E731
+        chips=list(chips), chips_uncertain=not sure, chips_doubt_other=not sure, **(room if sure else {}))}
+    two, box = high(1, 1), high(1, 1, 25, sure=False)
+    frames = ([two] + [box] * 8 + [two] + [box] * 6 + [two, box, high(1), two, box, two, two, high(1, 1, 1, sure=False)]
+              + [two] * 5)
+    if spoiled_by == "box_read_surely":
+        frames[5] = high(1, 1, 25)
+    t = ZoneTracker(stable_frames=3)
+    got = [(c.frame, c.after.chip_total, c.after.uncertain, c.after.corrects) for c in _run(t, frames)]
+    assert got[0] == (1, 27, True, False)
+    if spoiled_by is not None:
+        assert len(got) == 1
+        return
+    (at, total, uncertain, corrects), = got[1:]
+    assert (total, uncertain, corrects) == (2, False, True) and at == 24  # its sixth sure $2 since it was confirmed
+    assert t.states()["seat4.high"].first_read == 0  # read as $2 from the frame the two chips were laid
+    # the box again, with doubt, frame after frame: no chip added
+    assert _run_from(t, len(frames), [box] * 10) == []
+
+
 @pytest.mark.parametrize("other_total_first, lifted", [(False, True), (True, False)])
 def test_a_stack_read_surely_as_a_candidate_and_as_no_other_total_needs_fewer_sure_frames_to_lift_its_doubt(
         other_total_first, lifted):
