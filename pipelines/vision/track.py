@@ -29,7 +29,8 @@
 - A confirmed stack read confidently as other totals in `OUTREAD_MIN` of the last `RESTLESS_WINDOW` frames and
   more often than as its own, the dealer's hand not over it (`covered`), none of them long enough to confirm,
   becomes uncertain (`_unsteady`): chips counted now with it, now with its neighbour. New contents confirmed dated
-  before all but a few of those readings answer that doubt: the readings were of them (`_outread_was_new`).
+  before all but a few of those readings answer that doubt: the readings were of them (`_outread_was_new`); so do
+  more chips confirmed after readings of more since the stack was last read as it (a payout laid on it).
 - A confirmed payout read surely as more for a spell too short to confirm, then as confirmed again, becomes
   uncertain (`_payout_read_larger_briefly`): a chip of it may go unseen in its other frames. Where its wager read
   surely as less in that spell, reading it as confirmed again does not lift the doubt: the chip where the two meet
@@ -39,7 +40,13 @@
 - New chips read in most of the last `RESTLESS_WINDOW` frames without ever reading alike long enough to
   confirm are confirmed as uncertain (their most frequent confident reading, else their most frequent):
   something is there, so the round says it is unsure rather than passing it over. Chips read only with doubt
-  over a stack still read confidently as confirmed are no new chips (`_restless`).
+  over a stack still read confidently as confirmed are no new chips (`_restless`). A wager read so that was read
+  surely whole while clear of every other stack, and since only as fewer chips against another, is that whole,
+  with no doubt (`_whole_before_met`).
+- A stack confirmed from readings below the detector's confidence alone, then read surely as one smaller total in
+  plain view in `OUTREAD_MIN` of the last `RESTLESS_WINDOW` frames (or confirmed with doubt for a chip counted in a
+  gap, read so as that total and never as its own), is that smaller total (`_gap_read_away`, `_box_read_away`); the
+  doubtful total seen again only with doubt is no chip added (`_gap_again`).
 - A payout spot that read chips for `BRIEF_FRAMES` frames running, never alike long enough to confirm, and
   then empty held a payout laid and taken at once: confirmed as uncertain from its first frame to the empty one.
 - Chips confirmed on an empty spot that were read confidently as more since it was last read empty, where a chip
