@@ -1103,6 +1103,22 @@ def test_a_stack_confirmed_from_a_box_below_confidence_alone_is_read_away_by_its
     assert _run_from(t, len(frames), [box] * 10) == []
 
 
+def test_fewer_chips_read_only_under_the_dealers_hand_do_not_end_new_chips_run():
+    # King High, held-out video (set A54, seed 14441, round 718d1c5b): a $2 Suit of two $1 chips read $2 in every
+    # frame clear of the dealer's hand and $1 in every frame under it, as the dealer dealt beside it; confirmed $1 from
+    # three frames under the hand, it was locked at $1.
+    suit = lambda n: {"seat8.suit_c": ZoneObs(chips=[1] * n)}  # noqa: E731
+    readings = [2, 1, 2, 1, 2, 1, 1, 1, 1, 1, 2, 2, 1, 1, 2, 2]
+    hand = {1, 5, 6, 7, 8, 9, 12, 13}
+    frames = [suit(n) for n in readings]
+    covered = {i: {"seat8.suit_c"} for i in hand}
+    got = [(c.frame, c.after.chip_total) for c in _run(ZoneTracker(stable_frames=3), frames, covered=covered)]
+    assert got == [(0, 2)]  # dated to the first $2: the hand's frames and one blip of $1 did not end it
+    # the same $1 readings clear of the hand: a chip was taken, and $1 is what lies there
+    got = [c.after.chip_total for c in _run(ZoneTracker(stable_frames=3), frames)]
+    assert got[0] == 1
+
+
 @pytest.mark.parametrize("other_total_first, lifted", [(False, True), (True, False)])
 def test_a_stack_read_surely_as_a_candidate_and_as_no_other_total_needs_fewer_sure_frames_to_lift_its_doubt(
         other_total_first, lifted):
