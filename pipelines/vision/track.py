@@ -380,7 +380,7 @@ class ZoneTracker:
             loss = self._is_loss(zone.stable_sig, sig)
             if loss and occluded:
                 pass  # covered: what vanished may be under the hand; keep the state and the candidate as is
-            elif not name.endswith(".paid") and self._chips_under_hand(zone, sig, covered):
+            elif self._chips_under_hand(name, zone, sig, covered):
                 pass  # some of the candidate's chips, the rest under the dealer's hand: its run goes on
             elif sig == zone.cand_sig:
                 zone.cand_count += 1
@@ -710,16 +710,17 @@ class ZoneTracker:
         gap a chip really missed leaves in every frame, so this one is the detector's box drawn off its chip, not
         chips added (a 3 Card Monster $400 Play of four $100 chips, read $500 that way in 65 % of the frames, $400
         surely in the rest; a King High $2 High read so for 17 frames, then $3 that way in 12 of 17). A chip really
-        added is boxed, not counted in a gap."""
+        added is boxed, not counted in a gap. So too a candidate that is the doubtful total the stack was read away
+        from (`_gap_read_away`, `_box_read_away`), read with doubt in every frame of it, whatever the doubt."""
         steady = zone.stable_sig
         if zone.stable.uncertain or steady[0] or sig[0] or not 0 < steady[1] < sig[1]:
             return False
         if sig[1] == zone.gapped_away and zone.cand_uncertain == zone.cand_count:
-            return True  # the doubtful total read away (`_box_read_away`), read again only with doubt: the same box
+            return True  # the doubtful total read away, read again only with doubt: the same gap or box
         if zone.cand_gap != zone.cand_count:
             return False
         surely = sum(r is not None and r[1] == steady and not r[2] for r in zone.restless)
-        return sig[1] == zone.gapped_away or surely >= STEADY_SHARE * len(zone.restless) > 0
+        return surely >= STEADY_SHARE * len(zone.restless) > 0
 
     def _restless(self, name: str, zone: _Zone, frame: int, sig: Signature, uncertain: bool) -> ZoneChange | None:
         """New chips read in a spot in most of the last `RESTLESS_WINDOW` frames, never the same long enough
@@ -749,9 +750,10 @@ class ZoneTracker:
             return None
         whole = self._whole_before_met(name, zone, own)
         if whole is not None:
-            after = replace(self._state(zone, whole, False), first_read=zone.since_empty[whole[1]][0],
+            first = zone.since_empty[whole[1]][0]
+            after = replace(self._state(zone, whole, False), first_read=first,
                             read_surely=self._read_surely(zone), read_surely_at=self._read_surely_at(zone))
-            change = ZoneChange(name, zone.since_empty[whole[1]][0], zone.stable, after)
+            change = ZoneChange(name, first, zone.stable, after)
             self._settle_on(zone, whole, after)
             return change
         best = Counter(s for _, s, _ in sure or own).most_common(1)[0][0]  # ties: the one seen first
@@ -777,7 +779,7 @@ class ZoneTracker:
             return None
         met = set(zone.met)
         for frame, sig, doubt in own:
-            if sig[0] or (sig[1] != whole and (doubt and frame not in met)):
+            if sig[0] or (sig[1] != whole and doubt and frame not in met):
                 return None
         return ((), whole)
 
@@ -944,7 +946,7 @@ class ZoneTracker:
         cand = zone.cand_sig
         return covered and cand is not None and len(cand[0]) > len(sig[0]) and self._is_loss(cand, sig)
 
-    def _chips_under_hand(self, zone: _Zone, sig: Signature, covered: bool) -> bool:
+    def _chips_under_hand(self, name: str, zone: _Zone, sig: Signature, covered: bool) -> bool:
         """A frame the dealer's hand lies over an empty spot (`covered`) that reads fewer chips than the new ones
         being read there, some still: the hand hides the rest, so the new chips' run goes on (neither ended nor
         counted), as `_hidden_by_hand` for a card. Chips really taken are read so once the hand leaves. (A King High
@@ -954,8 +956,8 @@ class ZoneTracker:
         machine's to weigh (a 3 Card Monster Play payout so read, its readings then never alike long enough, was left in
         doubt; held-out set A53, seed 14423)."""
         cand = zone.cand_sig
-        return (covered and cand is not None and zone.stable_sig == ((), 0.0) and not cand[0] and not sig[0]
-                and sig[1] > 0 and self._is_loss(cand, sig))
+        return (covered and not name.endswith(".paid") and cand is not None and zone.stable_sig == ((), 0.0)
+                and not cand[0] and not sig[0] and sig[1] > 0 and self._is_loss(cand, sig))
 
     def _loss_blips(self, zone: _Zone, frame: int) -> bool:
         """The candidate being replaced is one more of a run of losses, each read for fewer than `stable_frames`
