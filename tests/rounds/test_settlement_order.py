@@ -551,3 +551,31 @@ def test_a_payout_shown_while_its_spot_is_still_under_the_hand_was_laid_at_an_un
     # The hand over it from 155 only: shown no later than a payout laid as the hand came shows anyway (set A5 12511,
     # King High: seat 4's Pokerpot payout shown 5 frames after the hand came, before seat 1's), as seen.
     assert order(range(155, 170)) == (["ante", "play"], [])
+
+
+def test_a_loser_gone_while_the_hand_lay_over_its_box_paying_leaves_the_order_unknown() -> None:
+    # King High, held-out set A55 (seed 14481, round 4698f69e): seat 2's $20 Low paid at 521-523, then its losing $1
+    # Suit taken at 527, against the manual (losers first), under a hand over the whole box from 520 to 528. The Suit
+    # read gone from 522, the payout first at 529 (so laid from 521 on): which came first no frame shows, and the
+    # round said the manual's order without doubt. The Low's own stack stayed in view in part: not hidden.
+    def box(suit_gone: int, paid_spot_covered_from: int) -> tuple[list[str], list]:
+        log = CoverLog()
+        for f in range(505, 540):
+            covered = {"seat2.suit"} if 520 <= f <= 528 else set()
+            if paid_spot_covered_from <= f <= 528:
+                covered.add("seat2.low.paid")
+            bare = {"seat2.low.paid"} if f < paid_spot_covered_from else set()
+            log.add(f, covered, bare | ({"seat2.suit"} if f > 528 else set()))
+        m = KingHighMachine("T1", cover=log)
+        m._assumed_order, m._unseen_order = [], []
+        low = WagerSeen(Wager(seat=2, spot="low", hand=5, amount=20.0), ChipInstance("seat2.low", 0, [(0, 20.0)]),
+                        0, "seat2.low.paid", outcome="win", paid=30.0, settled_at=529)
+        suit = WagerSeen(Wager(seat=2, spot="suit", hand=5, amount=1.0), ChipInstance("seat2.suit", 0, [(0, 1.0)]),
+                         0, "seat2.suit.paid", outcome="lose", settled_at=suit_gone)
+        out = m._in_dealer_order([low, suit], {(2, "suit", 5): 0, (2, "low", 5): 1})
+        return [ws.wager.spot for ws in out], m._assumed_order + m._unseen_order
+
+    # gone while the hand lay over the Low's paid spot, the payout maybe laid by then: the manual's order, in doubt
+    assert box(522, 520) == (["suit", "low"], [((2, "suit", 5), (2, "low", 5))])
+    # gone before the hand came over the paid spot to lay the payout: taken first, as the manual says
+    assert box(522, 523) == (["suit", "low"], [])
