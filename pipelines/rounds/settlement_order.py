@@ -56,6 +56,9 @@ class SettlementOrder:
             o is not ws and o.wager.seat == ws.wager.seat and o.settled_at == ws.settled_at
             and exp_order.get(o.key, 0) < exp_order.get(ws.key, 0) for o in done)}
 
+        # Where the dealer's hand lay as each settlement was made (`_under_the_hand`): for a payout, its laying.
+        spans = {id(ws): span for ws in done if (span := self._under_the_hand(ws)) is not None}
+
         # A stack of a box gone in the frame the hand came over a wager of that box it then paid was covered, and
         # taken at some moment of the hand's stay: not before it was covered. So too one gone while the hand lay over
         # that wager's paid spot laying its payout (`_gone_while_paying`). Seen covered after the payout, it was
@@ -64,7 +67,7 @@ class SettlementOrder:
         covered = {id(ws) for ws in done if ws.outcome != "win" and any(
             o.wager.seat == ws.wager.seat and o.outcome == "win" and o.settled_at is not None
             and (any(gone == ws.settled_at and gone <= o.settled_at <= back + lag for gone, back in o.inst.hidden)
-                 or self._gone_while_paying(ws, o))
+                 or _gone_while_paying(ws, spans.get(id(o))))
             for o in done)}
 
         # A stack read as gone as the hand left its spot was taken at some moment of the hand's stay there, up to as
@@ -96,7 +99,6 @@ class SettlementOrder:
             return any(id(w) in laid_from and laid_from[id(w)] - near <= when(o) <= (w.settled_at or 0) + near
                        for w, o in ((a, b), (b, a)))
 
-        spans = {id(ws): span for ws in done if (span := self._under_the_hand(ws)) is not None}
         stays = {id(ws): stay for ws in done if (stay := self._taken_in_stay(ws)) is not None}
 
         def span(ws: WagerSeen, other: WagerSeen) -> tuple[int, int] | None:
@@ -166,15 +168,6 @@ class SettlementOrder:
             return self.cover.taken_within(ws.inst.zone, ws.settled_at)
         return None
 
-    def _gone_while_paying(self, ws: WagerSeen, won: WagerSeen) -> bool:
-        """`ws` was read gone while the dealer's hand lay over the paid spot of `won`, a wager of its box, laying its
-        payout (`CoverLog.laid_within`): taken at some moment of that stay, before or after the payout. (King High,
-        held-out set A55, seed 14481, round 4698f69e: seat 2's $20 Low paid at 521-523 and its losing $1 Suit taken at
-        527, against the manual, under a hand over the whole box from 520 to 528. The Suit read gone from 522, the
-        payout first at 529; the round said the manual's order, without doubt.)"""
-        span = self._under_the_hand(won)
-        return span is not None and ws.settled_at is not None and span[0] <= ws.settled_at < span[1]
-
     def _taken_in_stay(self, ws: WagerSeen) -> tuple[int, int] | None:
         """The spell the dealer's hand lay over a stack's spot as it was read gone (`CoverLog.stay_over`); None for a
         payout, or where it was read gone in plain view."""
@@ -198,6 +191,15 @@ class SettlementOrder:
         if under is not None and ws.settled_at - under > lag + near:  # sooner, `when` has it: a payout shows so late
             spells.append(under)
         return min(spells, default=None)
+
+
+def _gone_while_paying(ws: WagerSeen, laid: tuple[int, int] | None) -> bool:
+    """`ws` was read gone while the dealer's hand lay over the paid spot of a winner of its box, laying its payout
+    (`laid`: that payout's `CoverLog.laid_within` span, None where not known): taken at some moment of that stay,
+    before or after the payout. (King High, held-out set A55, seed 14481, round 4698f69e: seat 2's $20 Low paid at
+    521-523 and its losing $1 Suit taken at 527, against the manual, under a hand over the whole box from 520 to 528.
+    The Suit read gone from 522, the payout first at 529; the round said the manual's order, without doubt.)"""
+    return laid is not None and ws.settled_at is not None and laid[0] <= ws.settled_at < laid[1]
 
 
 def _first_seen(ws: WagerSeen) -> int:
