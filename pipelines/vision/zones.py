@@ -58,6 +58,7 @@ from .chip_box_checks import ChipBoxChecks, _hollow_in_rows, _vouched
 from .chip_boxes import chip_centres, share_under
 from .chip_stacks import (
     CARD_UNDER_CHIPS,
+    CENTRED_ACROSS_MM,
     IRREGULAR_STEPS,
     MEET_END_COUNT,
     ROW_PITCH_TOL_MM,
@@ -143,6 +144,8 @@ class ZoneMapper(ChipBoxChecks, MissedChipRoom, SceneObservation):
         self._spot_uv = {g.name: (float(c @ u_ax), float(c @ v_ax))
                          for g in self._chip_zones for c in [g.polygon.mean(axis=0)]}
         self._meets = self._neighbour_spots()
+        spots = [g.name for g in self._chip_zones if g.kind in ("bet", "paid")]
+        self._spots_uv = np.array([self._spot_uv[n] for n in spots], np.float64).reshape(-1, 2)
 
     def _neighbour_spots(self) -> np.ndarray:
         """Pairs of chip spots whose stacks can meet in one line of chips: centres at most half a row pitch apart
@@ -324,7 +327,7 @@ class ZoneMapper(ChipBoxChecks, MissedChipRoom, SceneObservation):
             if used[k]:
                 continue
             used[k] = True
-            members, vs, us, v_last = list(r0), [v0], [u0], v0
+            vs, us, v_last = [v0], [u0], v0
             chain = [r0]
             while _may_follow(chain, sp.per_row):  # the next row up: one pitch further, centred alike
                 best, best_err = None, math.inf
@@ -343,13 +346,34 @@ class ZoneMapper(ChipBoxChecks, MissedChipRoom, SceneObservation):
                 used[best] = True
                 vj, uj, rj = info[best]
                 chain.append(rj)
-                members += rj
                 vs.append(vj)
                 us.append(uj)
                 v_last = vj
-            uc, vc = float(np.median(us)), (min(vs) + max(vs)) / 2
-            stacks.append((members, uc * u_ax + vc * v_ax))
+            stacks += [([i for row in part for i in row], uc * u_ax + vc * v_ax)
+                       for part, uc, vc in self._parted_chain(chain, us, vs)]
         return stacks
+
+    def _parted_chain(self, chain: list[list[int]], us: list[float], vs: list[float]
+                      ) -> list[tuple[list[list[int]], float, float]]:
+        """A chain of rows (with each row's middle along, `us`, and place across, `vs`) as one stack, with its centre
+        along and across the spread; or, where that centre lies on no spot and the chain's first rows and the rest
+        each lie centred on a spot of their own, as those two stacks (`CENTRED_ACROSS_MM`)."""
+        def centre(a: int, b: int) -> tuple[float, float]:
+            return float(np.median(us[a:b])), (min(vs[a:b]) + max(vs[a:b])) / 2
+
+        def spot(uv: tuple[float, float]) -> int | None:
+            off = np.abs(self._spots_uv - np.asarray(uv))
+            hit = np.flatnonzero((off[:, 0] <= self.spread.step_mm / 2) & (off[:, 1] <= CENTRED_ACROSS_MM))
+            return int(hit[0]) if len(hit) else None
+
+        whole = centre(0, len(chain))
+        if len(chain) > 1 and spot(whole) is None:
+            for k in range(1, len(chain)):
+                first, rest = centre(0, k), centre(k, len(chain))
+                a, b = spot(first), spot(rest)
+                if a is not None and b is not None and a != b:
+                    return [(chain[:k], *first), (chain[k:], *rest)]
+        return [(chain, *whole)]
 
     # ------------------------------------------------------------------------------------ observing
 

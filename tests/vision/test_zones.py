@@ -153,6 +153,26 @@ def test_a_payout_overlapping_its_wager_a_little_over_a_pitch_across_is_two_stac
     assert len(mapper.group_stacks(nine)) == 1
 
 
+@pytest.mark.parametrize("game, first, second", [("pick-2-poker", "seat2.ante.paid", "seat2.bonus5.paid"),
+                                                   ("3-card-monster", "seat2.ante", "seat2.monster")])
+def test_rows_of_two_spots_a_pitch_apart_across_are_each_their_spots_stack(game, first, second):
+    # Pick 2, held-out video (set A57, 14564 461a81ca): the Ante payout spot lies 66 mm across from the 5 Card
+    # Bonus payout's. A one-row $250 Ante payout lay a pitch and 4 mm from the first row of a two-row $90 Bonus
+    # payout; chained as one stack of three rows centred on neither spot, it read $340 paid on the Bonus.
+    mapper, _ = _mapper(game)
+    _, v = mapper.spread.axes
+    one_row = ChipStack([100, 100, 25, 25], *mapper.layout.zone(first).centre)
+    two_rows = ChipStack([25, 25, 25, 5, 5, 5], *mapper.layout.zone(second).centre)
+    pts = np.array(chip_positions(one_row) + chip_positions(two_rows))
+    pts[4:] -= 3.5 * v  # the second's rows a pitch and 4 mm from the first's row, as read
+    stacks = sorted(mapper.group_stacks(pts), key=lambda st: min(st.members))
+    assert [(st.members, st.zone) for st in stacks] == [((0, 1, 2, 3), first), ((4, 5, 6, 7, 8, 9), second)]
+    # A real three-row stack on one spot, its rows read 2 mm off the pitch, stays one stack on that spot.
+    fifteen = np.array(chip_positions(ChipStack([25] * 15, *mapper.layout.zone(second).centre)))
+    fifteen[5:10] += 2.0 * v
+    assert [(len(st.members), st.zone) for st in mapper.group_stacks(fifteen)] == [(15, second)]
+
+
 def test_a_stack_with_chips_inside_another_betting_spot_is_not_regular():
     # King High, held-out video: the Pokerpot's three $100 and the Seven's $25 and $5 lie in one line; a
     # box between them joined the two into one row, read as one stack in the Pokerpot and none in the Seven.
