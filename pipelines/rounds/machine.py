@@ -43,6 +43,7 @@ from pipelines.vision.track import (
     FALL_FROM_DOUBT,
     RESTLESS_BESIDE_WAGER,
     RESTLESS_CHIPS,
+    SHORT_ROW,
     payout_read_larger,
 )
 
@@ -216,6 +217,19 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
     def _table_empty(self) -> bool:
         return all(s.empty for s in self.states.values())
 
+    @staticmethod
+    def _short_row_filled(live: LiveRound, ch: ZoneChange) -> bool:
+        """A wager confirmed with doubt as a lone row lying off its spot as one a chip short would (`SHORT_ROW`), now
+        read surely as more: the chip missed came into view, and the doubt on the total before is answered (a rise
+        after bets closed is weighed as any other). Its doubtful step is no doubt about the stack any more."""
+        if not (ch.before.uncertain and ch.before.doubt == SHORT_ROW and not ch.after.uncertain
+                and ch.after.chip_total > ch.before.chip_total + 0.005 and ch.zone in live.chips):
+            return False
+        cur = live.chips[ch.zone].current
+        if cur is not None:
+            cur.doubtful.discard(cur.steps[-1][0])
+        return True
+
     def _apply(self, live: LiveRound, ch: ZoneChange) -> None:
         ref = parse_zone(ch.zone)
         live.last = max(live.last, ch.frame)
@@ -232,6 +246,14 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
                     live.chips[ch.zone].confirm(lifted=ch.before.doubt == DOUBTFUL_READINGS)
             self._cards_sure(live, ch.zone, self.card_state(ref, ch.after), doubt.earlier if doubt else [])
             return
+        if ch.after.doubt == SHORT_ROW and self._laid_as(live, ch):
+            # read surely whole as it was laid: the chip its short row lacks lies under the stack laid beside it
+            ch = replace(ch, after=replace(ch.after, uncertain=False, doubt=""))
+            live.states[ch.zone] = ch.after
+        if self._short_row_filled(live, ch) and doubt is not None:
+            if doubt.note in live.notes:
+                live.notes.remove(doubt.note)
+            doubt = None
         earlier = list(doubt.earlier) if doubt is not None else []
         if doubt is not None and doubt.note in live.notes:
             earlier.append(doubt.note)
@@ -250,7 +272,7 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
             live.chips.setdefault(ch.zone, ChipZone(ch.zone)).update(ch.frame, total, ch.after.uncertain,
                                                                      ch.after.hidden_room, ch.after.first_read,
                                                                      ch.after.reach_into, ch.after.read_surely,
-                                                                     ch.after.read_surely_at)
+                                                                     ch.after.read_surely_at, ch.after.doubt)
         if ref.area in ("cards", "dealer", "board") and ref.sub not in ("tray", "shoe"):
             state = self.card_state(ref, ch.after)
             zone = live.cards.setdefault(ch.zone, CardZone(ch.zone))
@@ -283,8 +305,10 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
         went under the stack laid beside it (a King High $2 High read $2 as it was laid, then $1 for good once a $20
         Seven was laid against it). The sure reading as laid was right in each of the five such wagers on the
         thirty-ninth and fortieth sessions' fresh sets (the lower one in none). A payout is left to the rules' amount:
-        the dealer's hand over one as it is laid is read as chips."""
-        if parse_zone(ch.zone).area != "bet" or ch.after.read_more <= ch.after.chip_total or ch.after.uncertain:
+        the dealer's hand over one as it is laid is read as chips. A wager in doubt only as a row a chip short
+        (`SHORT_ROW`) is so answered: the chip it lacks is that one."""
+        if (parse_zone(ch.zone).area != "bet" or ch.after.read_more <= ch.after.chip_total
+                or (ch.after.uncertain and ch.after.doubt != SHORT_ROW)):
             return 0.0
         live.note(f"inferred: {ch.zone} at frame {ch.frame}: read as {ch.after.read_more:g}, surely, as it was laid, "
                   f"then as {ch.after.chip_total:g} beside another stack: a chip of it lies under that stack")

@@ -282,8 +282,9 @@ class SettlementDoubts:
                             and not (won and _read_surely_as_rules_pay(net, ws)))):
                     continue
                 if inst is not None and inst.uncertain:
-                    _doubt_wager(live, ws, f"{inst.zone} read with doubt at frame {inst.doubtful_frames()[0]} (a chip "
-                                           "below the detector's confidence, or chips reaching into another spot)")
+                    frame = inst.doubtful_frames()[0]
+                    why = _why_doubted(inst, frame)
+                    _doubt_wager(live, ws, f"{inst.zone} read with doubt at frame {frame} ({why})")
 
     @staticmethod
     def _doubt_rises_read_before_close(seen: list[WagerSeen], live: LiveRound) -> None:
@@ -667,6 +668,12 @@ class SettlementDoubts:
                   f"the {surplus:g} its wager was read over its locked amount from frame {ws.moved_at} are one "
                   f"payout of {ws.paid + surplus:g} laid against the wager")
         ws.paid += surplus
+
+
+def _why_doubted(inst: ChipInstance, frame: int) -> str:
+    """Why `inst`'s step at `frame` was read with doubt, as the tracker said (`ZoneState.doubt`); the usual causes
+    where it said nothing."""
+    return inst.why.get(frame) or "a chip below the detector's confidence, or chips reaching into another spot"
 
 
 def _growths(p: ChipInstance) -> list[tuple[int, float, float]]:

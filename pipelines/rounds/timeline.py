@@ -87,6 +87,7 @@ class ChipInstance:
     lifted: set[int] = field(default_factory=set)
     # step frame -> `hidden_room` as that step was confirmed (`ChipZone.update`); `hidden_room` where none was kept
     room: dict[int, bool] = field(default_factory=dict)
+    why: dict[int, str] = field(default_factory=dict)  # doubtful step frame -> why, as the tracker said (`ZoneState`)
 
     @property
     def uncertain(self) -> bool:
@@ -134,6 +135,7 @@ class ChipInstance:
         self.doubtful |= later.doubtful
         self.hidden_room |= later.hidden_room
         self.room |= later.room
+        self.why |= later.why
         self.hidden += later.hidden
         self.first_read |= later.first_read
         self.reached |= later.reached
@@ -159,9 +161,12 @@ class ChipInstance:
                             {f: r for f, r in self.reached.items() if f > frame})
         tail.room = {f: r for f, r in self.room.items() if f > frame}
         tail.room[frame] = self.room.get(before[-1][0], self.hidden_room)
+        tail.why = {f: w for f, w in self.why.items() if f > frame}
         tail.lifted = {f for f in self.lifted if f > frame} | ({frame} if before[-1][0] in self.lifted else set())
         if before[-1][0] in self.doubtful:  # the carried total keeps the doubt it was read with
             tail.doubtful.add(frame)
+            if before[-1][0] in self.why:
+                tail.why[frame] = self.why[before[-1][0]]
             if before[-1][0] in self.reached:
                 tail.reached[frame] = self.reached[before[-1][0]]
         self.steps, self.end = before, frame
@@ -206,13 +211,13 @@ class ChipZone:
 
     def update(self, frame: int, total: float, uncertain: bool, hidden_room: bool = True,
                first_read: int | None = None, reach_into: tuple[str, ...] = (),
-               read_surely: tuple[float, ...] = (), read_surely_at: tuple[tuple[float, int, bool], ...] = ()
-               ) -> None:
+               read_surely: tuple[float, ...] = (), read_surely_at: tuple[tuple[float, int, bool], ...] = (),
+               why: str = "") -> None:
         """A confirmed total; `hidden_room`: a chip of it missed could lie unseen (over a card's edge, under another
         stack's chip, or at the end of a payout lying off its spot's centre); `first_read`: the frame that total was
         first read; `reach_into`: the other betting spots chips of it lay in, where that is its only doubt;
         `read_surely`: totals read confidently on the spot in frames too few to confirm, `read_surely_at` with the last
-        frame each was read so and whether so lying against no other stack (`ZoneState`)."""
+        frame each was read so and whether so lying against no other stack; `why`: why it is uncertain (`ZoneState`)."""
         cur = self.current
         if total > 0:
             if cur is None:
@@ -224,6 +229,8 @@ class ChipZone:
             cur.room[frame] = bool(hidden_room)
             if uncertain:
                 cur.doubtful.add(frame)
+                if why:
+                    cur.why[frame] = why
                 if reach_into:
                     cur.reached[frame] = reach_into
             if first_read is not None:

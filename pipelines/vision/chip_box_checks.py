@@ -181,19 +181,39 @@ class ChipBoxChecks:
         in doubt. (3 Card Monster, set A51, seed 14323: a $300 Monster of three $100 in one line with the seat's $300
         Ante; the detector drew a fourth $100 box a step past the Monster's top chip, toward the Ante, seen at
         0.65-0.86 in every frame, and the Monster was read $400 surely, half a step off its spot.) A row off its
-        spot for a chip missed at its near end keeps its sure end chips: the round machine weighs that room."""
+        spot for a chip missed at its near end keeps its sure end chips: `_short_wager_rows` marks it."""
+        out: set[str] = set()
+        for zone, row, off in self._lone_wager_rows(stacks, pts, skip):
+            far = row[-1] if off > 0 else row[0]  # rows run in order along the spread
+            if seen[far] < OFF_CENTRE_END_SEEN:
+                out.add(zone)
+        return out
+
+    def _short_wager_rows(self, stacks: list[ChipStackObs], pts: np.ndarray, skip: set[int]) -> set[str]:
+        """Wager zones whose one stack is a lone row short of a full one (`_lone_wager_rows`): it lies as the same row
+        a chip longer would, its end chip missed. Not a doubt in itself (a wager is seldom read so for good): the
+        tracker doubts the total where it is confirmed so in every frame, and lifts that doubt once the row is read
+        centred (`ZoneTracker`). (King High, set A58, seed 14631: a $400 Suit of four $100, its bottom chip laid over
+        the seat's $1 Low and never detected, read $300 surely, the three read 0.54 of a step off the spot.)"""
+        return {zone for zone, row, _ in self._lone_wager_rows(stacks, pts, skip) if len(row) < self.spread.per_row}
+
+    def _lone_wager_rows(self, stacks: list[ChipStackObs], pts: np.ndarray, skip: set[int]
+                         ) -> list[tuple[str, list[int], float]]:
+        """(zone, the row's chips in order along the spread, its signed offset in mm) of each wager zone holding one
+        stack, reaching into no other spot, that is one row of two chips or more centred `WAGER_OFF_CENTRE_STEPS`
+        or more along the spread off its spot's centre: a wager is laid centred on its spot, so a box too many or
+        too few at one end moves the row's centre half a step."""
         u = pts @ self.spread.axes[0]
         stacks_in = Counter(st.zone for k, st in enumerate(stacks) if k not in skip)
-        out: set[str] = set()
+        out = []
         for k, st in enumerate(stacks):
             if (k in skip or st.zone not in self._spot_uv or _wager_of(st.zone) is not None or st.reaches
                     or stacks_in[st.zone] != 1 or len(st.rows) != 1 or len(st.members) < 2):
                 continue
             row = list(st.rows[0])
             off = self._row_offset(st.zone, u[row])
-            far = row[-1] if off > 0 else row[0]  # rows run in order along the spread
-            if abs(off) >= WAGER_OFF_CENTRE_STEPS * self.spread.step_mm and seen[far] < OFF_CENTRE_END_SEEN:
-                out.add(st.zone)
+            if abs(off) >= WAGER_OFF_CENTRE_STEPS * self.spread.step_mm:
+                out.append((st.zone, row, off))
         return out
 
     def _off_its_spot(self, zone: str, row_u: np.ndarray) -> bool:

@@ -92,6 +92,11 @@ BRIEF_PAYOUT = ("read for a moment only, never alike long enough to confirm, the
 PAYOUT_READ_LARGER = ("read surely as {more} for a moment, more than it was confirmed as: a chip of it may have gone "
                     "unseen in its other frames")
 # ... said first where its wager read surely as less in those frames (`_payout_read_larger_briefly`)
+# A wager confirmed as a lone row short of a full one, lying off its spot's centre as the row a chip longer would in
+# every frame that confirmed it (`ZoneObs.chips_short_row`), as it was laid on an empty spot (a stack read short as a
+# hand passes over it, or while chips are taken, is no such thing); lifted once read centred (`_update_zone`).
+SHORT_ROW = ("its one row lay off its spot's centre in every frame that confirmed it, as the same row a chip longer "
+             "would: a chip at its end may have gone unseen")
 WAGER_READ_LESS = "its wager beside it read surely as less meanwhile, so a chip where the two meet may be either's; "
 # A payout read confidently, the hand not over it, as one smaller total in OUTREAD_MIN or more of the last
 # RESTLESS_WINDOW frames, though as its own more often (`_payout_read_less_steadily`)
@@ -146,6 +151,7 @@ class _Zone:
     cand_uncertain: int = 0  # how many of the candidate's frames were uncertain
     cand_other: int = 0  # how many for another reason than chips reaching into another spot
     cand_gap: int = 0  # how many read with doubt for a chip counted unseen in a gap alone (`ZoneObs.chips_gap_only`)
+    cand_short: int = 0  # how many read as a wager's lone row short of a full one, off its spot (`ZoneObs`)
     cand_hidden_room: bool = True  # a missed chip could have lain unseen in a candidate frame (`ZoneObs`)
     cand_reach_into: set[str] = field(default_factory=set)  # other betting spots its chips lay in (`ZoneObs`)
     sure_again: int = 0  # confident frames of a state confirmed as uncertain, since it was confirmed
@@ -361,7 +367,8 @@ class ZoneTracker:
             # A state confirmed as uncertain and then read confidently for `stable_frames` frames is
             # certain after all (the hand that half-covered a chip has moved away).
             zone.sure_again += (zone.stable.uncertain and not uncertain and self._sure(zo, tracks)
-                                and not self._room_for_more(name, zone, zo))
+                                and not self._room_for_more(name, zone, zo)
+                                and not (zone.stable.doubt == SHORT_ROW and zo.chips_short_row))
             doubt = zone.stable.uncertain and (zone.sure_again < self.stable_frames
                                                or zone.stable.doubt.startswith(WAGER_READ_LESS)
                                                or read_less_steadily(zone.stable.doubt)
@@ -387,6 +394,7 @@ class ZoneTracker:
                 zone.cand_uncertain += uncertain
                 zone.cand_other += other
                 zone.cand_gap += gap_doubt
+                zone.cand_short += zo.chips_short_row
                 zone.cand_hidden_room |= zo.chips_hidden_room
                 zone.cand_reach_into |= zo.chips_reach_into
             else:
@@ -398,6 +406,7 @@ class ZoneTracker:
                 zone.cand_sig, zone.cand_first, zone.cand_count, zone.cand_uncertain = sig, first, 1, int(uncertain)
                 zone.cand_other, zone.cand_hidden_room = int(other), zo.chips_hidden_room
                 zone.cand_gap = int(gap_doubt)
+                zone.cand_short = int(zo.chips_short_row)
                 zone.cand_reach_into = set(zo.chips_reach_into)
             need = self.removal_frames if loss else self.stable_frames
             sure = zone.cand_count - zone.cand_uncertain
@@ -409,6 +418,9 @@ class ZoneTracker:
                 reached = tuple(sorted(zone.cand_reach_into)) if sure < need and not zone.cand_other else ()
                 if sure >= need and self._fall_from_doubt(zone, sig):
                     sure, why = 0, FALL_FROM_DOUBT
+                elif sure >= need and zone.cand_short == zone.cand_count and (zone.stable.empty
+                                                                              or zone.emptied is not None):
+                    sure, why = 0, SHORT_ROW
                 after = replace(self._state(zone, sig, sure < need, why), hidden_room=zone.cand_hidden_room,
                                 reach_into=reached,
                                 read_more=self._read_more(zone, sig, zo),

@@ -461,9 +461,12 @@ class ZoneMapper(ChipBoxChecks, MissedChipRoom, SceneObservation):
             obs[st.zone].chips_off_centre_room |= off_centre[k]
         reached = _reached_by_others(stacks, off_row, obs)
         doubted_beside_gap |= reached
-        for zone in self._off_centre_wagers(stacks, centres[chip_idx], seen[chip_idx], skip=off_row) - reached:
+        phantom_end = self._off_centre_wagers(stacks, centres[chip_idx], seen[chip_idx], skip=off_row) - reached
+        for zone in phantom_end:
             obs[zone].chips_uncertain = obs[zone].chips_doubt_other = True
             doubted_beside_gap.add(zone)
+        for zone in self._short_wager_rows(stacks, centres[chip_idx], skip=off_row) - reached - phantom_end:
+            obs[zone].chips_short_row = True
         for zone, unseen in gapped.items():
             obs[zone].chips.extend(unseen)
             obs[zone].chips_gap_only = zone not in doubted_beside_gap

@@ -14,6 +14,7 @@ from pipelines.vision.track import (
     REACHING_CHIPS,
     RESTLESS_BESIDE_WAGER,
     RESTLESS_CHIPS,
+    SHORT_ROW,
     UNSTEADY_STACK,
     ZoneTracker,
     payout_read_larger,
@@ -1134,3 +1135,26 @@ def test_a_stack_read_surely_as_a_candidate_and_as_no_other_total_needs_fewer_su
     assert confirmed.after.doubt == DOUBTFUL_READINGS
     later = _run_from(t, len(first + laid), [{"seat2.low": unsure}] * 5 + [{"seat2.low": sure}])
     assert [not c.after.uncertain for c in later] == ([True] if lifted else [])
+
+
+def test_a_wager_confirmed_as_a_short_row_off_its_spot_is_unsure_until_read_centred():
+    # King High, video (set A58, seed 14631, round 5665b550): a $400 Suit of four $100, its bottom chip laid over the
+    # seat's $1 Low and never detected, read $300 surely; the three read lay 0.54 of a step off the spot's centre.
+    def suit(total: int, short: bool) -> dict[str, ZoneObs]:
+        return {"seat3.suit_h": ZoneObs(chips=[100] * (total // 100), chips_short_row=short)}
+
+    def steps(changes: list) -> list[tuple[float, bool, str]]:
+        return [(c.after.chip_total, c.after.uncertain, c.after.doubt) for c in changes]
+
+    assert steps(_run(ZoneTracker(stable_frames=3), [suit(300, True)] * 8)) == [(300, True, SHORT_ROW)]
+    # read centred and surely since: the row was whole, the doubt is lifted
+    lifted = _run(ZoneTracker(stable_frames=3), [suit(300, True)] * 4 + [suit(300, False)] * 4)
+    assert steps(lifted) == [(300, True, SHORT_ROW), (300, False, "")]
+    # read centred in one of the frames that confirmed it: no doubt at all
+    assert steps(_run(ZoneTracker(stable_frames=3), [suit(300, False)] + [suit(300, True)] * 6)) == [(300, False, "")]
+    # read short and off its spot only as it fell (chips taken): the fall is no row a chip short
+    fell = _run(ZoneTracker(stable_frames=3, removal_frames=5), [suit(400, False)] * 4 + [suit(300, True)] * 8)
+    assert steps(fell) == [(400, False, ""), (300, False, "")]
+    # read short, then whole: the missed chip came into view, and the larger total is read surely
+    grew = _run(ZoneTracker(stable_frames=3), [suit(300, True)] * 4 + [suit(400, False)] * 4)
+    assert steps(grew) == [(300, True, SHORT_ROW), (400, False, "")]
