@@ -529,7 +529,12 @@ class SettlementDoubts:
         the cover log says the hand had left the spot `PEAK_UNHANDED_S` or more before the peak fell
         (`_hand_over_peak`), the peak was no hand: a High Tie $450 Side payout, the dealer paying a past-posted $9
         at 50 to 1, read so for 11 frames after the hand left, then $250 (what the rules pay on the $5 locked) as
-        two of its $100 chips were read with the wager and not at all; the round said $250 was paid."""
+        two of its $100 chips were read with the wager and not at all; the round said $250 was paid.
+
+        Where only one of the two readings left room for a chip of it unseen (`ChipInstance.room`: over a card's edge,
+        under another stack's chip, or at the end of a row lying off its spot's centre), the one read in plain view
+        is the payout, if it is what the rules pay: the other is a chip missed, or a box drawn at the end of a row that
+        then lies off-centre (`_payout_seen_in_plain_view`)."""
         net = _rules_net(expected)
         for ws in seen:
             if ws.shrank_at is None or ws.payout is None:
@@ -538,15 +543,41 @@ class SettlementDoubts:
             on_table = ws.inst.value_at(ws.payout.start)
             rules = _as_rules_pay(net, ws, later)
             raised = not rules and _as_rules_pay_on_raised(net, ws, on_table, later)
-            if (rules or raised) and self._hand_over_peak(ws.payout, ws.shrank_at):
+            plain = self._payout_seen_in_plain_view(ws, net, later)
+            if (rules or raised) and (self._hand_over_peak(ws.payout, ws.shrank_at) or plain == "later"):
                 pays = f"what the rules pay on the {on_table:g} it was paid on" if raised else "what the rules pay"
+                why = ("the dealer's hand over it" if plain != "later" else
+                       "a box that is no chip, the row it ended lying off its spot's centre or against another stack")
                 live.note(f"inferred: {_about(ws)}: payout read as {ws.paid:g} only until frame {ws.shrank_at}, then "
-                          f"as {later:g}, {pays}, until it was taken: the first reading was the dealer's hand over it")
+                          f"as {later:g}, {pays}, until it was taken: the first reading was {why}")
                 ws.paid = later
+            elif plain == "peak":
+                live.note(f"inferred: {_about(ws)}: payout read as {ws.paid:g}, what the rules pay, in plain view "
+                          f"until frame {ws.shrank_at}, then as {later:g} where a chip of it could lie unseen (over a "
+                          "card's edge, under another stack's chip, or at the end of a row lying off its spot's "
+                          "centre): a chip of it was missed")
             else:
                 _doubt_wager(live, ws, f"payout read as {ws.paid:g} only until frame {ws.shrank_at}, then as "
                                        f"{later:g} until it was taken: a laid payout does not shrink, so one of the "
                                        "two readings is wrong")
+
+    @staticmethod
+    def _payout_seen_in_plain_view(ws: WagerSeen, net: dict, later: float) -> str | None:
+        """Of a payout's peak reading and the lower one after it (`_payout_shrank`), the one read in plain view where
+        the other left room for a chip unseen (`ChipInstance.room`), as it was confirmed: "peak" where the peak is so
+        and is what the rules pay, "later" where the later one is so; else None. (3 Card Monster, held-out set A59,
+        seed 14663: a $600 Monster payout, $500 and $100, read $700 for 26 frames, a second $100 box at 0.3-0.96 past
+        the first making the row lie off its spot's centre, then $600 centred in plain view until taken. Seed 14653:
+        a $40 Royal payout read so in plain view, then $15 for good, its $25 end chip missed and the row off-centre.
+        High Tie seed 14652: a $450 Side payout read so, then $350 with a $100 chip over a card's edge.)"""
+        p = ws.payout
+        peak_room = p.peak_had_room()
+        later_room = p.room.get(ws.shrank_at, p.hidden_room)
+        if peak_room and not later_room:
+            return "later"
+        if not peak_room and later_room and _as_rules_pay(net, ws, ws.paid):
+            return "peak"
+        return None
 
     def _hand_over_peak(self, p: ChipInstance, fell: int) -> bool:
         """Whether the dealer's hand was over the payout's spot (`CoverLog`) until less than `PEAK_UNHANDED_S` before

@@ -125,11 +125,13 @@ def test_a_payout_doubted_only_for_reaching_into_spots_that_held_no_stack_is_no_
     assert _payout_read_unsure(180.0, reach_into=("seat5.suit_d",), surely=(160.0,)) == []
 
 
-def _shrunk(later: float, peak_frames: int = 3, cover: bool = False, raised_to: float = 0.0) -> tuple[float, list[str]]:
-    """A 3 Card Monster $5 Monster wager won at 2-1: its payout read $100 for `peak_frames` frames as the hand left
-    it, then `later` until it was taken. With `cover`, the machine knows the hand left the spot as the $100 was
-    first read; with `raised_to`, the wager was raised to that after its bets closed. (What it is taken as paying,
-    the round's notes.)"""
+def _shrunk(later: float, peak_frames: int = 3, cover: bool = False, raised_to: float = 0.0,
+            room: tuple[bool, bool] | None = None, peak: float = 100.0) -> tuple[float, list[str]]:
+    """A 3 Card Monster $5 Monster wager won at 2-1: its payout read `peak` for `peak_frames` frames as the hand left
+    it, then `later` until it was taken. With `cover`, the machine knows the hand left the spot as the peak was
+    first read; with `raised_to`, the wager was raised to that after its bets closed; with `room`, whether a chip of
+    the payout could lie unseen as the peak and the later reading were each confirmed (else not known). (What it is
+    taken as paying, the round's notes.)"""
     from pipelines.games.round import Wager
     from pipelines.games.settlement import Settlement
     from pipelines.rounds.live import LiveRound, WagerSeen
@@ -142,11 +144,13 @@ def _shrunk(later: float, peak_frames: int = 3, cover: bool = False, raised_to: 
         log.add(frame, {"seat2.monster.paid"} if frame < 387 else set(), ())
     m = ThreeCardMonsterMachine("T1", cover=log if cover else None)
     live = LiveRound(start=0, last=500)
-    payout = ChipInstance("seat2.monster.paid", 387, [(387, 100.0), (387 + peak_frames, later)], end=416)
+    payout = ChipInstance("seat2.monster.paid", 387, [(387, peak), (387 + peak_frames, later)], end=416)
+    if room is not None:
+        payout.room = {387: room[0], 387 + peak_frames: room[1]}
     w = Wager(seat=2, spot="monster", hand=0, amount=5.0)
     steps = [(110, 5.0)] + ([(300, raised_to)] if raised_to else [])
     ws = WagerSeen(w, ChipInstance("seat2.monster", 110, steps, end=416), 200, "seat2.monster.paid",
-                   outcome="win", paid=100.0, payout=payout, shrank_at=m._payout_shrank(payout, live))
+                   outcome="win", paid=peak, payout=payout, shrank_at=m._payout_shrank(payout, live))
     rule = Settlement(seat=2, spot="monster", hand=0, wagered=5.0, amount=5.0, outcome="win", net=10.0,
                       line="pair", order=0, rule="test")
     m._payouts_shrunk([ws], [rule], live)
@@ -180,3 +184,24 @@ def test_a_peak_read_long_after_the_hand_left_is_no_hand(peak_frames):
     brief = peak_frames < 5  # PEAK_UNHANDED_S at the machine's 10 frames/s
     assert paid == (10.0 if brief else 100.0)
     assert notes[0].startswith("inferred: ") == brief and ("a laid payout does not shrink" in notes[0]) != brief
+
+
+def test_of_a_peak_and_a_lower_reading_the_one_read_in_plain_view_is_the_payout():
+    # 3 Card Monster, held-out set A59, seed 14663, round 3d0826d4: a $600 Monster payout read $700 for 26 frames
+    # after the hand left, a second $100 box past the first making its row lie off the spot's centre (room for a chip
+    # unseen), then $600 centred in plain view until taken: the $600.
+    paid, notes = _shrunk(10.0, 12, cover=True, room=(True, False))
+    assert paid == 10.0 and notes[0].startswith("inferred: ") and "a box that is no chip" in notes[0]
+    # ... unless the reading in plain view is not what the rules pay
+    paid, (note,) = _shrunk(20.0, 12, cover=True, room=(True, False))
+    assert paid == 100.0 and "a laid payout does not shrink" in note
+    # seed 14653, round cb66b4f8: a $40 Royal payout read so in plain view, then $15 for good, its $25 end chip
+    # missed and the row off-centre: the $40, what the rules pay
+    paid, notes = _shrunk(5.0, 12, cover=True, room=(False, True), peak=10.0)
+    assert paid == 10.0 and notes[0].startswith("inferred: ") and "a chip of it was missed" in notes[0]
+    paid, (note,) = _shrunk(5.0, 12, cover=True, room=(False, True), peak=20.0)
+    assert paid == 20.0 and "a laid payout does not shrink" in note
+    # both read in plain view, or both with room: nothing tells which is right
+    for both in (False, True):
+        paid, (note,) = _shrunk(5.0, 12, cover=True, room=(both, both), peak=10.0)
+        assert paid == 10.0 and "a laid payout does not shrink" in note
