@@ -470,14 +470,19 @@ class SettlementDoubts:
         before the fall (`FALL_READ_BEFORE_S` or more): it was read by turns as both, so the fall is the
         tracker settling on one of two readings, not chips seen taken; a pinch is not claimed on that. (A King High
         $100 Pokerpot, one chip, drew a second box half a chip off it, confidently in some frames: read $200 by
-        turns with $100 from the close, then $100 for good; the round said $200 was wagered.) A fall that holds less
+        turns with $100 from the close, then $100 for good; the round said $200 was wagered.) So too one read so before
+        the close, surely and against no other stack (`ChipInstance.read_clear`): a High Tie $300 Main drew a fourth
+        $100 box, surely, from the frame it was laid, read $300 surely in two frames before bets closed, then $300 for
+        good from 0.5 s after (held-out set A60, seed 14702). A pinch read whole before the close is no such fall; one
+        read short there in plain view is left in doubt rather than claimed. A fall that holds less
         than `FALL_HELD_S` before the stack is settled or goes is the hand over it as it comes to pay or take it, and
         is left alone."""
         for ws in seen:
             end = min(x for x in (ws.settled_at, ws.inst.end, live.last) if x is not None)
             for f, after in ws.falls():
                 first = ws.inst.first_read.get(f)
-                if (first is not None and ws.lock <= first <= f - FALL_READ_BEFORE_S * self.fps
+                since = ws.lock if after not in ws.inst.read_clear else ws.inst.start
+                if (first is not None and since <= first <= f - FALL_READ_BEFORE_S * self.fps
                         and end - f >= FALL_HELD_S * self.fps):
                     _doubt_wager(live, ws, f"read as {after:g} from frame {f}, below the {ws.wager.amount:g} locked "
                                            f"at frame {ws.lock}, but read so already at frame {first}: a chip read in "
