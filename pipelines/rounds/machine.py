@@ -246,7 +246,8 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
                     live.chips[ch.zone].confirm(lifted=ch.before.doubt == DOUBTFUL_READINGS)
             self._cards_sure(live, ch.zone, self.card_state(ref, ch.after), doubt.earlier if doubt else [])
             return
-        if ch.after.doubt == SHORT_ROW and self._laid_as(live, ch):
+        laid = self._laid_as(live, ch)
+        if laid and ch.after.doubt == SHORT_ROW:
             # read surely whole as it was laid: the chip its short row lacks lies under the stack laid beside it
             ch = replace(ch, after=replace(ch.after, uncertain=False, doubt=""))
             live.states[ch.zone] = ch.after
@@ -263,7 +264,6 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
             live.note(note)
             live.doubts[ch.zone] = ZoneDoubt(note, ch.before, self._cards_trace(live, ch.zone), earlier)
         if ref.area in ("bet", "paid"):
-            laid = self._laid_as(live, ch)
             if laid:
                 live.laid_more[ch.zone] = laid
             elif ch.before.chip_total and abs(ch.after.chip_total - live.laid_more.get(ch.zone, -1.0)) < 0.005:

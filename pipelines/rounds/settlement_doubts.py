@@ -5,6 +5,7 @@ wagers read as more or less as their payout was laid, stacks gone from view unse
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Literal
 
 from pipelines.games.settlement import Settlement
 from pipelines.vision.cover import CoverLog
@@ -548,7 +549,7 @@ class SettlementDoubts:
             on_table = ws.inst.value_at(ws.payout.start)
             rules = _as_rules_pay(net, ws, later)
             raised = not rules and _as_rules_pay_on_raised(net, ws, on_table, later)
-            plain = self._payout_seen_in_plain_view(ws, net, later)
+            plain = self._payout_seen_in_plain_view(ws, net)
             if (rules or raised) and (self._hand_over_peak(ws.payout, ws.shrank_at) or plain == "later"):
                 pays = f"what the rules pay on the {on_table:g} it was paid on" if raised else "what the rules pay"
                 why = ("the dealer's hand over it" if plain != "later" else
@@ -567,7 +568,8 @@ class SettlementDoubts:
                                        "two readings is wrong")
 
     @staticmethod
-    def _payout_seen_in_plain_view(ws: WagerSeen, net: dict, later: float) -> str | None:
+    def _payout_seen_in_plain_view(ws: WagerSeen, net: dict[tuple[int, str, int], float]
+                                   ) -> Literal["peak", "later"] | None:
         """Of a payout's peak reading and the lower one after it (`_payout_shrank`), the one read in plain view where
         the other left room for a chip unseen (`ChipInstance.room`), as it was confirmed: "peak" where the peak is so
         and is what the rules pay, "later" where the later one is so; else None. (3 Card Monster, held-out set A59,

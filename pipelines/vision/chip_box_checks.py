@@ -172,30 +172,26 @@ class ChipBoxChecks:
                 out[k] = replace(st, reach_into=tuple(sorted({*st.reach_into, *spots})))
         return out
 
-    def _off_centre_wagers(self, stacks: list[ChipStackObs], pts: np.ndarray, seen: np.ndarray,
-                           skip: set[int]) -> set[str]:
-        """Wager zones holding one stack, reaching into no other spot, that is one row of two chips or more centred
-        `WAGER_OFF_CENTRE_STEPS` or more along the spread off its spot's centre, the box ending it on that side seen
-        (`seen`: the detector's confidence, or the verifier's belief in a chip there where higher) below
-        `OFF_CENTRE_END_SEEN`. A wager is laid centred on its spot, so that box is as likely no chip: the total is
-        in doubt. (3 Card Monster, set A51, seed 14323: a $300 Monster of three $100 in one line with the seat's $300
-        Ante; the detector drew a fourth $100 box a step past the Monster's top chip, toward the Ante, seen at
-        0.65-0.86 in every frame, and the Monster was read $400 surely, half a step off its spot.) A row off its
-        spot for a chip missed at its near end keeps its sure end chips: `_short_wager_rows` marks it."""
-        out: set[str] = set()
-        for zone, row, off in self._lone_wager_rows(stacks, pts, skip):
-            far = row[-1] if off > 0 else row[0]  # rows run in order along the spread
-            if seen[far] < OFF_CENTRE_END_SEEN:
-                out.add(zone)
-        return out
+    @staticmethod
+    def _off_centre_wagers(lone: list[tuple[str, list[int], float]], seen: np.ndarray) -> set[str]:
+        """Of the wager zones whose lone row lies off its spot's centre (`lone`, from `_lone_wager_rows`), those whose
+        box ending the row on that side is seen (`seen`: the detector's confidence, or the verifier's belief in a chip
+        there where higher) below `OFF_CENTRE_END_SEEN`. A wager is laid centred on its spot, so that box is as likely
+        no chip: the total is in doubt. (3 Card Monster, set A51, seed 14323: a $300 Monster of three $100 in one line
+        with the seat's $300 Ante; the detector drew a fourth $100 box a step past the Monster's top chip, toward the
+        Ante, seen at 0.65-0.86 in every frame, and the Monster was read $400 surely, half a step off its spot.) A row
+        off its spot for a chip missed at its near end keeps its sure end chips: `_short_wager_rows` marks it."""
+        # rows run in order along the spread: the far end is the last chip where the row lies past the spot's centre
+        return {zone for zone, row, off in lone if seen[row[-1] if off > 0 else row[0]] < OFF_CENTRE_END_SEEN}
 
-    def _short_wager_rows(self, stacks: list[ChipStackObs], pts: np.ndarray, skip: set[int]) -> set[str]:
-        """Wager zones whose one stack is a lone row short of a full one (`_lone_wager_rows`): it lies as the same row
-        a chip longer would, its end chip missed. Not a doubt in itself (a wager is seldom read so for good): the
-        tracker doubts the total where it is confirmed so in every frame, and lifts that doubt once the row is read
-        centred (`ZoneTracker`). (King High, set A58, seed 14631: a $400 Suit of four $100, its bottom chip laid over
-        the seat's $1 Low and never detected, read $300 surely, the three read 0.54 of a step off the spot.)"""
-        return {zone for zone, row, _ in self._lone_wager_rows(stacks, pts, skip) if len(row) < self.spread.per_row}
+    def _short_wager_rows(self, lone: list[tuple[str, list[int], float]]) -> set[str]:
+        """Of the wager zones whose lone row lies off its spot's centre (`lone`, from `_lone_wager_rows`), those whose
+        row is short of a full one: it lies as the same row a chip longer would, its end chip missed. Not a doubt in
+        itself (a wager is seldom read so for good): the tracker doubts the total where it is confirmed so in every
+        frame, and lifts that doubt once the row is read centred (`ZoneTracker`). (King High, set A58, seed 14631: a
+        $400 Suit of four $100, its bottom chip laid over the seat's $1 Low and never detected, read $300 surely, the
+        three read 0.54 of a step off the spot.)"""
+        return {zone for zone, row, _ in lone if len(row) < self.spread.per_row}
 
     def _lone_wager_rows(self, stacks: list[ChipStackObs], pts: np.ndarray, skip: set[int]
                          ) -> list[tuple[str, list[int], float]]:

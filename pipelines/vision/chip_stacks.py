@@ -63,14 +63,13 @@ MEET_FIT_STEPS = 0.3
 # $300), the Ante's bottom box 0.16 of a step in. A lone chip past a row is placed by the strict bound (`_adrift`).
 MEET_END_COUNT = 0.45
 # ... and where each part's chips lie across the spread within this of their spot's centre (the detector's jitter is
-# about 2.5 mm; two spots whose stacks meet lie up to half a row pitch apart across).
+# about 2.5 mm; two spots whose stacks meet lie up to half a row pitch apart across). So too rows chained into one
+# stack whose middle lies on no spot, but whose first rows and the rest each lie centred on a spot of their own
+# (within half a step along, this across), are those two spots' stacks (`ZoneMapper._parted_chain`): Pick 2's Ante
+# payout spot lies 66 mm across from the 5 Card Bonus payout's, so a one-row $250 Ante payout lay a pitch and 4 mm
+# from the first row of a two-row $90 Bonus payout and was chained to it: $340 paid on the Bonus (set A57, 14564
+# 461a81ca).
 SPOT_ACROSS_MM = 6.0
-# Rows chained into one stack whose middle lies on no spot, but whose first rows and the rest each lie centred on a
-# spot of their own (within half a step along, this across: twice the detector's jitter), are those two spots'
-# stacks (`ZoneMapper._parted_chain`). Pick 2's Ante payout spot lies 66 mm across from the 5 Card Bonus payout's,
-# so a one-row $250 Ante payout lay a pitch and 4 mm from the first row of a two-row $90 Bonus payout and was
-# chained to it: $340 paid on the Bonus (set A57, 14564 461a81ca).
-CENTRED_ACROSS_MM = 6.0
 CHIP_MM = 39.0  # a chip's width on the felt (the simulator's; the spread's defaults below are measured in it)
 # A row whose length along the spread differs from what its count of boxes spans by this many steps or more is read
 # with doubt: a box too many or one drawn off its chip (`ChipStackObs.rows_regular`). 0.75 (three times the spread of a

@@ -58,7 +58,6 @@ from .chip_box_checks import ChipBoxChecks, _hollow_in_rows, _vouched
 from .chip_boxes import chip_centres, share_under
 from .chip_stacks import (
     CARD_UNDER_CHIPS,
-    CENTRED_ACROSS_MM,
     IRREGULAR_STEPS,
     MEET_END_COUNT,
     ROW_PITCH_TOL_MM,
@@ -356,14 +355,14 @@ class ZoneMapper(ChipBoxChecks, MissedChipRoom, SceneObservation):
     def _parted_chain(self, chain: list[list[int]], us: list[float], vs: list[float]
                       ) -> list[tuple[list[list[int]], float, float]]:
         """A chain of rows (with each row's middle along, `us`, and place across, `vs`) as one stack, with its centre
-        along and across the spread; or, where that centre lies on no spot and the chain's first rows and the rest
-        each lie centred on a spot of their own, as those two stacks (`CENTRED_ACROSS_MM`)."""
+        along and across the spread; or, where that centre lies on no spot and the chain's first rows and the rest each
+        lie centred on a spot of their own, as those two stacks (within half a step along, `SPOT_ACROSS_MM` across)."""
         def centre(a: int, b: int) -> tuple[float, float]:
             return float(np.median(us[a:b])), (min(vs[a:b]) + max(vs[a:b])) / 2
 
         def spot(uv: tuple[float, float]) -> int | None:
             off = np.abs(self._spots_uv - np.asarray(uv))
-            hit = np.flatnonzero((off[:, 0] <= self.spread.step_mm / 2) & (off[:, 1] <= CENTRED_ACROSS_MM))
+            hit = np.flatnonzero((off[:, 0] <= self.spread.step_mm / 2) & (off[:, 1] <= SPOT_ACROSS_MM))
             return int(hit[0]) if len(hit) else None
 
         whole = centre(0, len(chain))
@@ -461,11 +460,12 @@ class ZoneMapper(ChipBoxChecks, MissedChipRoom, SceneObservation):
             obs[st.zone].chips_off_centre_room |= off_centre[k]
         reached = _reached_by_others(stacks, off_row, obs)
         doubted_beside_gap |= reached
-        phantom_end = self._off_centre_wagers(stacks, centres[chip_idx], seen[chip_idx], skip=off_row) - reached
+        lone = self._lone_wager_rows(stacks, centres[chip_idx], skip=off_row)
+        phantom_end = self._off_centre_wagers(lone, seen[chip_idx]) - reached
         for zone in phantom_end:
             obs[zone].chips_uncertain = obs[zone].chips_doubt_other = True
             doubted_beside_gap.add(zone)
-        for zone in self._short_wager_rows(stacks, centres[chip_idx], skip=off_row) - reached - phantom_end:
+        for zone in self._short_wager_rows(lone) - reached - phantom_end:
             obs[zone].chips_short_row = True
         for zone, unseen in gapped.items():
             obs[zone].chips.extend(unseen)
