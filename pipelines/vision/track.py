@@ -418,8 +418,7 @@ class ZoneTracker:
                 reached = tuple(sorted(zone.cand_reach_into)) if sure < need and not zone.cand_other else ()
                 if sure >= need and self._fall_from_doubt(zone, sig):
                     sure, why = 0, FALL_FROM_DOUBT
-                elif sure >= need and zone.cand_short == zone.cand_count and (zone.stable.empty
-                                                                              or zone.emptied is not None):
+                elif sure >= need and zone.cand_short == zone.cand_count and _laid_anew(zone):
                     sure, why = 0, SHORT_ROW
                 after = replace(self._state(zone, sig, sure < need, why), hidden_room=zone.cand_hidden_room,
                                 reach_into=reached,
@@ -868,7 +867,7 @@ class ZoneTracker:
         if sig[0] or not zo.chips_under_room:
             return 0.0
         fell = not zone.stable.uncertain and _short_of_own(zone, sig, zo)
-        if not (zone.stable.empty or zone.emptied is not None or fell):
+        if not (_laid_anew(zone) or fell):
             return 0.0
         first = zone.since_empty.get(sig[1], [0])[0]
         larger = {total: sure for total, (_, sure) in zone.since_empty.items() if total > sig[1] + 0.005 and sure >= 0}
@@ -1023,6 +1022,11 @@ class ZoneTracker:
 def _chips_only(zone: _Zone, sig: Signature) -> bool:
     """Neither the reading nor the zone's confirmed state holds a card."""
     return not sig[0] and not zone.stable_sig[0]
+
+
+def _laid_anew(zone: _Zone) -> bool:
+    """The candidate lies on a spot that was empty, or read empty since its last stack was taken."""
+    return zone.stable.empty or zone.emptied is not None
 
 
 def _short_of_own(zone: _Zone, sig: Signature, zo: ZoneObs) -> bool:
