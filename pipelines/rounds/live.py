@@ -77,6 +77,9 @@ class WagerSeen:
     # the frame its payout showed, where that payout is what the rules pay: its readings from then are no fact of the
     # round (`_paid_wagers_read_later`)
     paid_as_rules_from: int | None = None
+    # its amount is what the wager the rules tie it to says, not what it was read as (3 Card Monster's Ante and Play,
+    # `ThreeCardMonsterMachine._tie_ante_and_play`)
+    tied: bool = False
 
     @property
     def key(self) -> tuple[int, str, int]:

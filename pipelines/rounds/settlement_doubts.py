@@ -292,9 +292,11 @@ class SettlementDoubts:
         """A wager that rose after it was locked to a total already read before then: the chips were there when bets
         closed, read short in most frames, or were added after; a past-post is not claimed on that. (A King High
         $200 Seven, its bottom $100 lying on the Pokerpot's chips, read $100 in most frames and $200 in a few from
-        the frame it was laid, then surely $200 after bets closed, as the hand came to take it.)"""
+        the frame it was laid, then surely $200 after bets closed, as the hand came to take it.) A wager whose amount
+        was tied to another's (`WagerSeen.tied`) is left alone: what it read before the lock, other than that amount,
+        was misread, and reads so again after it is the same misreading."""
         for ws in seen:
-            for f, after in ws.rises():
+            for f, after in [] if ws.tied else ws.rises():
                 first = ws.inst.first_read.get(f)
                 if first is not None and first < ws.lock:
                     _doubt_wager(live, ws, f"read as {after:g} from frame {f}, after it was locked at "

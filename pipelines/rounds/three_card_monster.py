@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pipelines.games.round import Decision, Round
 
-from .live import LiveRound, WagerSeen
+from .live import LiveRound, WagerSeen, _about, _observation_frame
 from .machine import RoundMachine
 
 
@@ -16,7 +16,28 @@ class ThreeCardMonsterMachine(RoundMachine):
     seat_cards = 4  # a 4-card packet to each occupied position ("Dealer Procedures" 2B)
 
     def decisions(self, live: LiveRound, rnd: Round, seen: list[WagerSeen]) -> list[Decision]:
+        self._tie_ante_and_play(live, seen)
         return seat_decisions(live, rnd, seen, self._action)
+
+    def _tie_ante_and_play(self, live: LiveRound, seen: list[WagerSeen]) -> None:
+        """An Ante or Play read with doubt, as another total than the rules tie it to (the Play is a set multiple of
+        the Ante, RULES.md), is what the other one says where that one was read surely and the doubted one was read
+        surely as just that total, in a frame its chips lay against no other stack (`ChipInstance.read_clear`). For
+        it to be another amount the detector would have had to read surely, in plain view, a total it never held that
+        happens to be the other wager's to the chip. (3 Card Monster, A58 seed 14613, round 26311a29: a $40 Ante of
+        three $5 and a $25 read surely as laid, then, once the $400 Monster lay against it, as $15 and $115 by turns
+        with doubt; the $40 Play beside it read surely.)"""
+        multiple = float(self.settings.play_multiple)
+        by_key = {ws.key: ws for ws in seen}
+        for (seat, spot, hand), play in by_key.items():
+            ante = by_key.get((seat, "ante", hand)) if spot == "play" else None
+            if ante is None:
+                continue
+            for doubted, sure, tied in ((ante, play, play.wager.amount / multiple),
+                                        (play, ante, ante.wager.amount * multiple)):
+                if (doubted.uncertain and not sure.uncertain and abs(doubted.wager.amount - tied) > 0.005
+                        and any(abs(total - tied) < 0.005 for total in doubted.inst.read_clear)):
+                    _take_tied_amount(live, doubted, sure, round(tied, 2))
 
     def _action(self, seat: int, play: WagerSeen | None, rnd: Round, live: LiveRound) -> str | None:
         if play is None:
@@ -29,6 +50,20 @@ class ThreeCardMonsterMachine(RoundMachine):
         if ante is not None and abs(play.wager.amount - multiple * ante.amount) > 0.005:
             live.note(f"seat {seat}: Play {play.wager.amount:g} is not {multiple:g}x the Ante {ante.amount:g}")
         return "play"
+
+
+def _take_tied_amount(live: LiveRound, doubted: WagerSeen, sure: WagerSeen, amount: float) -> None:
+    """`doubted` is `amount`, as `sure` says (`ThreeCardMonsterMachine._tie_ante_and_play`): its doubts go."""
+    inst = doubted.inst
+    end = inst.end if inst.end is not None else live.last + 1
+    live.notes[:] = [n for n in live.notes if not inst.start <= (_observation_frame(n, inst.zone) or -1) <= end]
+    live.note(f"inferred: {_about(doubted)}: read with doubt as {doubted.wager.amount:g}, taken as {amount:g}: read "
+              f"surely so in plain view, and what the {sure.wager.amount:g} {sure.wager.spot.title()} read surely "
+              "beside it calls for")
+    inst.doubtful.clear()
+    doubted.wager.amount = amount
+    doubted.wager.uncertain = doubted.uncertain = False
+    doubted.tied = True
 
 
 def seat_decisions(live: LiveRound, rnd: Round, seen: list[WagerSeen], action_of) -> list[Decision]:
