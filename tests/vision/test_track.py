@@ -1158,3 +1158,32 @@ def test_a_wager_confirmed_as_a_short_row_off_its_spot_is_unsure_until_read_cent
     # read short, then whole: the missed chip came into view, and the larger total is read surely
     grew = _run(ZoneTracker(stable_frames=3), [suit(300, True)] * 4 + [suit(400, False)] * 4)
     assert steps(grew) == [(300, True, SHORT_ROW), (400, False, "")]
+
+
+def test_a_wager_read_whole_in_plain_view_then_only_with_doubt_against_another_stack_is_the_whole():
+    # King High, video (set A61, seed 14751, round 75f2510c): a $40 High Run of three $5 and a $25, read surely as
+    # laid, then, the seat's $200 Low Run laid against it, as three $5 and a $100 below the detector's confidence in
+    # every frame until it was taken: confirmed as $115 with doubt, the round was left incomplete.
+    def run(total: int, *, uncertain: bool = False, met: bool = False) -> dict[str, ZoneObs]:
+        chips = [5, 5, 5, total - 15]
+        return {"seat1.high_run": ZoneObs(chips=chips, chips_uncertain=uncertain, chips_doubt_other=uncertain,
+                                          chips_under_room=met)}
+
+    def steps(changes: list) -> list[tuple[float, bool]]:
+        return [(c.after.chip_total, c.after.uncertain) for c in changes]
+
+    misread = run(115, uncertain=True, met=True)
+    changes = _run(ZoneTracker(stable_frames=3), [run(40)] + [misread] * 30)
+    assert steps(changes) == [(40, False)]
+    assert changes[0].frame == 0  # dated from the frame it was read whole
+    # never read whole in plain view: the doubt stays
+    assert steps(_run(ZoneTracker(stable_frames=3), [misread] * 30)) == [(115, True)]
+    # the whole read only against the other stack: no plain view to go on
+    against = run(40, met=True)
+    assert steps(_run(ZoneTracker(stable_frames=3), [against] + [misread] * 30)) == [(115, True)]
+    # the other total read surely too, once: a chip really there may have been read; the doubt stays
+    sure_once = _run(ZoneTracker(stable_frames=3), [run(40), misread, run(115, met=True)] + [misread] * 30)
+    assert steps(sure_once) == [(115, True)]
+    # read with doubt where it met no other stack: no box drawn where stacks meet; the doubt stays
+    alone = run(115, uncertain=True)
+    assert steps(_run(ZoneTracker(stable_frames=3), [run(40)] + [alone] * 30)) == [(115, True)]
