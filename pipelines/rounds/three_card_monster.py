@@ -20,24 +20,28 @@ class ThreeCardMonsterMachine(RoundMachine):
         return seat_decisions(live, rnd, seen, self._action)
 
     def _tie_ante_and_play(self, live: LiveRound, seen: list[WagerSeen]) -> None:
-        """An Ante or Play read with doubt, as another total than the rules tie it to (the Play is a set multiple of
-        the Ante, RULES.md), is what the other one says where that one was read surely and the doubted one was read
-        surely as just that total, in a frame its chips lay against no other stack (`ChipInstance.read_clear`). For
-        it to be another amount the detector would have had to read surely, in plain view, a total it never held that
-        happens to be the other wager's to the chip. (3 Card Monster, A58 seed 14613, round 26311a29: a $40 Ante of
-        three $5 and a $25 read surely as laid, then, once the $400 Monster lay against it, as $15 and $115 by turns
-        with doubt; the $40 Play beside it read surely.)"""
+        """An Ante and Play read as other totals than the rules tie them to (the Play is a set multiple of the Ante,
+        RULES.md), where just one of the two was read surely, in a frame its chips lay against no other stack
+        (`ChipInstance.read_clear`), as the total the other calls for, and that other was read surely: the one is
+        that total. For it to be another amount the detector would have had to read surely, in plain view, a total
+        it never held that happens to be the other wager's to the chip. (3 Card Monster, A58 seed 14613, round
+        26311a29: a $40 Ante of three $5 and a $25 read surely as laid, then, once the $400 Monster lay against it, as
+        $15 and $115 by turns with doubt; the $40 Play beside it read surely. A62 seed 14783, round cb66b4f8: a $20
+        Ante of four $5 read so as laid and now and then after, and as $15 in most frames, its row off its spot's
+        centre as one a chip longer would lie; the $20 Play beside it read surely, never as $15.) Where each was
+        read so as the other calls for, or neither, the round stays for review (`_action`)."""
         multiple = float(self.settings.play_multiple)
         by_key = {ws.key: ws for ws in seen}
         for (seat, spot, hand), play in by_key.items():
             ante = by_key.get((seat, "ante", hand)) if spot == "play" else None
             if ante is None:
                 continue
-            for doubted, sure, tied in ((ante, play, play.wager.amount / multiple),
-                                        (play, ante, ante.wager.amount * multiple)):
-                if (doubted.uncertain and not sure.uncertain and abs(doubted.wager.amount - tied) > 0.005
-                        and any(abs(total - tied) < 0.005 for total in doubted.inst.read_clear)):
-                    _take_tied_amount(live, doubted, sure, round(tied, 2))
+            tied = [(doubted, sure, round(total, 2)) for doubted, sure, total in
+                    ((ante, play, play.wager.amount / multiple), (play, ante, ante.wager.amount * multiple))
+                    if abs(doubted.wager.amount - total) > 0.005
+                    and any(abs(read - total) < 0.005 for read in doubted.inst.read_clear)]
+            if len(tied) == 1 and not tied[0][1].uncertain:
+                _take_tied_amount(live, *tied[0])
 
     def _action(self, seat: int, play: WagerSeen | None, rnd: Round, live: LiveRound) -> str | None:
         if play is None:
@@ -57,9 +61,9 @@ def _take_tied_amount(live: LiveRound, doubted: WagerSeen, sure: WagerSeen, amou
     inst = doubted.inst
     end = inst.end if inst.end is not None else live.last + 1
     live.notes[:] = [n for n in live.notes if not inst.start <= (_observation_frame(n, inst.zone) or -1) <= end]
-    live.note(f"inferred: {_about(doubted)}: read with doubt as {doubted.wager.amount:g}, taken as {amount:g}: read "
-              f"surely so in plain view, and what the {sure.wager.amount:g} {sure.wager.spot.title()} read surely "
-              "beside it calls for")
+    live.note(f"inferred: {_about(doubted)}: read as {doubted.wager.amount:g}{' with doubt' * doubted.uncertain}, "
+              f"taken as {amount:g}: read surely so in plain view, and what the {sure.wager.amount:g} "
+              f"{sure.wager.spot.title()} read surely beside it calls for")
     inst.doubtful.clear()
     doubted.wager.amount = amount
     doubted.wager.uncertain = doubted.uncertain = False
