@@ -71,6 +71,7 @@ class WagerSeen:
     settle_end: int | None = None
     uncertain: bool = False
     moved_at: int | None = None  # a frame the wager was read as more than it is while its payout was laid
+    moved_to: float = 0.0  # ... and what it was read as then
     hidden_at: int | None = None  # the frame the wager was read as less than it is, to stay, as its payout was laid
     payout: ChipInstance | None = None
     shrank_at: int | None = None  # the frame its payout fell from a short-lived peak (`_payout_shrank`)

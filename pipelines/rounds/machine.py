@@ -610,7 +610,7 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
                 ws.outcome, ws.paid, ws.settled_at = "win", round(p.peak, 2), p.start
                 ws.settle_end, ws.payout = p.end, p
                 ws.uncertain |= p.uncertain
-                ws.moved_at = self._wager_moved_with_payout(ws, p)
+                ws.moved_at, ws.moved_to = self._wager_moved_with_payout(ws, p) or (None, 0.0)
                 ws.hidden_at = self._wager_hidden_by_payout(ws, p)
                 regrouped = self._payout_regrouped(ws, p)
                 if regrouped is not None:

