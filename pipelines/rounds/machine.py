@@ -648,6 +648,7 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
                               f"payout there before it (gone at frame {before.end}), seen in part")
                 else:
                     live.note(f"a payout in {name} at frame {p.start} matches no wager")
+        self._falls_to_plain_view(seen, live)  # before the rules settle what was wagered
         # Lose or returned, and where pushes fall in the order: the game's own settlement of what was seen.
         try:
             expected = self.module.settle(rnd, self.settings)

@@ -492,6 +492,32 @@ class SettlementDoubts:
                                            "some frames may be none, or chips were taken after bets closed")
                     break
 
+    def _falls_to_plain_view(self, seen: list[WagerSeen], live: LiveRound) -> None:
+        """A wager locked at a total never read in plain view (only ever lying against another stack;
+        `ChipInstance.read_clear`), that fell after the lock to a total read surely in plain view a while before
+        (`FALL_READ_BEFORE_S`), and held it (`FALL_HELD_S`), was that total all along: where stacks meet the detector
+        draws a box more, and there is none where the stack is seen alone. A wager is laid in view: a pinched one
+        was read whole alone before it was pinched, and its fall stays `_doubt_falls_read_before`'s. (3 Card Monster,
+        held-out set A59, seed 14663, round d36992b0: a $400 Monster laid against its Ante, read $500 against it from
+        the frame it was laid, $400 alone from two frames after bets closed, then $400 for good 2 s before it was
+        taken: a $100 pinch was in doubt.)"""
+        for ws in seen:
+            inst = ws.inst
+            if ws.tied or any(abs(total - ws.wager.amount) < 0.005 for total in inst.read_clear):
+                continue
+            end = min(x for x in (ws.settled_at, inst.end, live.last) if x is not None)
+            for f, after in ws.falls():
+                first = inst.first_read.get(f)
+                if (after in inst.read_clear and first is not None
+                        and inst.start <= first <= f - FALL_READ_BEFORE_S * self.fps
+                        and end - f >= FALL_HELD_S * self.fps):
+                    live.note(f"inferred: {_about(ws)}: read as {ws.wager.amount:g} only against another stack, as "
+                              f"{after:g} alone from frame {first} and for good from frame {f}: the {after:g} is "
+                              "the wager, the rest a box where stacks meet")
+                    inst.steps = [(g, after if g <= f else total) for g, total in inst.steps]
+                    ws.wager.amount = after
+                    break
+
     def _payout_regrouped(self, ws: WagerSeen, p: ChipInstance) -> int | None:
         """The frame a payout grew to its peak, if that was after it was first read and just as its wager's
         reading fell below its locked amount, to stay there: chips went from the wager's reading to the

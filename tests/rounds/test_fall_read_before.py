@@ -53,3 +53,28 @@ def test_a_fall_read_before_is_in_doubt(by_turns):
     assert w.frames.start + 5 < locked
     assert bool(doubted) == bool(by_turns), rnd.notes
     assert compare_rounds([rnd], [truth])[0].result == ("incomplete" if by_turns else "wrong")
+
+
+@pytest.mark.parametrize("phantom_in_plain_view", [False, True])
+def test_a_fall_to_the_total_read_alone_from_one_read_only_against_another_stack_is_no_pinch(phantom_in_plain_view):
+    # Held-out 3 Card Monster video (set A59, seed 14663, round d36992b0): a $400 Monster laid against its Ante, read
+    # $500 against it from the frame it was laid, $400 alone from two frames after bets closed, then $400 for good 2 s
+    # before it was taken: the round was unsure of a $100 pinch. Read $500 in plain view too, it stays unsure.
+    scripted, setup, _, _ = scripted_session(GAME, 3, 4)
+    truth = scripted[0].round
+    w = next(w for w in truth.wagers if w.frames.end - lock_frame(truth, w.frames.start) > 6 * FPS)
+    zone, locked = f"seat{w.seat}.{w.spot}", lock_frame(truth, w.frames.start)
+    fall = locked + 4 * FPS
+
+    def phantom_where_stacks_meet(frame: int, obs: FrameObs) -> None:
+        if zone not in obs or not obs[zone].chips or frame >= fall:
+            return
+        if locked + FPS <= frame <= fall - 2 * FPS and frame % 4 == 0:
+            return  # read alone, as it is
+        obs[zone] = replace(obs[zone], chips=[*obs[zone].chips, obs[zone].chips[-1]],
+                            chips_under_room=not (phantom_in_plain_view and frame % 5 == 0))
+
+    rnd = nearest_round(rounds_with_edited_observations(GAME, scripted, setup, phantom_where_stacks_meet), truth)
+    alone = [n for n in rnd.notes if n.startswith("inferred: ") and "a box where stacks meet" in n]
+    assert bool(alone) != phantom_in_plain_view, rnd.notes
+    assert compare_rounds([rnd], [truth])[0].result == ("incomplete" if phantom_in_plain_view else "exact")
