@@ -267,7 +267,8 @@ def _settled_beside(wager_steps: list[tuple[int, float]], payout_at: int, paid: 
     w = Wager(seat=7, spot="low", hand=1, amount=15.0)
     ws = WagerSeen(w, ChipInstance("seat7.low", 0, wager_steps), 5, "seat7.low.paid", outcome="win", paid=paid)
     ws.payout = payout = ChipInstance("seat7.low.paid", payout_at, [(payout_at, paid)], hidden_room=False)  # in view
-    ws.moved_at, ws.hidden_at = m._wager_moved_with_payout(ws, payout), m._wager_hidden_by_payout(ws, payout)
+    ws.moved_at, ws.moved_to = m._wager_moved_with_payout(ws, payout) or (None, 0.0)
+    ws.hidden_at = m._wager_hidden_by_payout(ws, payout)
     live = LiveRound(start=0)
     rule = Settlement(seat=7, spot="low", hand=1, wagered=15.0, amount=15.0, outcome="win", net=rules_pay,
                       line="low", order=1, rule="test")
