@@ -170,6 +170,24 @@ class KingHighMachine(RoundMachine):
                 else:
                     merged.append(inst)
             z.instances = self._split_at_departures(merged, departures, closes)
+        if len(closes) == CARDS:
+            self._drop_unsure_beyond_last_card(live, closes[-1])
+
+    def _drop_unsure_beyond_last_card(self, live: LiveRound, last_close: int) -> None:
+        """A stack first seen in an action spot after the last card's bets closed, read only with doubt in every frame
+        it lay there, is no wager: no card is left for it to ride on (§7), and chips read so where none were laid are
+        those of a stack beside it, or a box that is no chip (held-out set A63, seed 14801, round 5e61026d: a $400
+        Pokerpot, paid, read as three $100 and its fourth $100 in the Seven spot beside it, below the detector's
+        confidence, until taken; the round said a $100 Seven rode on a sixth card). One read surely stays for review:
+        chips laid for a card that never comes."""
+        for name, z in live.chips.items():
+            ref = parse_zone(name)
+            if ref.area != "bet" or self.spot_of(ref)[0] not in ACTION_SPOTS:
+                continue  # a payout is laid after the last close
+            for inst in [i for i in z.instances if i.start > last_close and len(i.doubtful_frames()) == len(i.steps)]:
+                live.note(f"inferred: the {inst.peak:g} read in {name} from frame {inst.start} to {inst.end}, after "
+                          "the last card's bets closed and only with doubt, was chips of a stack beside it: no wager")
+                z.instances.remove(inst)
 
     @staticmethod
     def _split_at_departures(instances: list[ChipInstance], departures: list[int],
