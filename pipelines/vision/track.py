@@ -365,8 +365,11 @@ class ZoneTracker:
             over = zone.stable.empty and self._wager_read_over(name, frame)
             zone.restless.append((frame, None, True) if over else (frame, sig, uncertain))
             # A state confirmed as uncertain and then read confidently for `stable_frames` frames is
-            # certain after all (the hand that half-covered a chip has moved away).
+            # certain after all (the hand that half-covered a chip has moved away). Not so a stack read by turns as
+            # other totals (`RESTLESS_CHIPS`) read alike under the dealer's hand: the hand hides chips (a King High $2
+            # Seven read $1, $2 and $3 by turns, then $1 mostly under the hand dealing the next card; set A64).
             zone.sure_again += (zone.stable.uncertain and not uncertain and self._sure(zo, tracks)
+                                and not (covered and zone.stable.doubt in (RESTLESS_CHIPS, RESTLESS_BESIDE_WAGER))
                                 and not self._room_for_more(name, zone, zo)
                                 and not (zone.stable.doubt == SHORT_ROW and zo.chips_short_row))
             doubt = zone.stable.uncertain and (zone.sure_again < self.stable_frames

@@ -1187,3 +1187,21 @@ def test_a_wager_read_whole_in_plain_view_then_only_with_doubt_against_another_s
     # read with doubt where it met no other stack: no box drawn where stacks meet; the doubt stays
     alone = run(115, uncertain=True)
     assert steps(_run(ZoneTracker(stable_frames=3), [run(40)] + [alone] * 30)) == [(115, True)]
+
+
+def test_a_restless_wager_read_alike_only_under_the_dealers_hand_keeps_its_doubt():
+    # King High, video (set A64, seed 14851, round cb66b4f8): a $2 Seven of two $1 chips read $1, $2 and $3 by turns,
+    # confirmed $1 with doubt, then read $1 surely in frames most of them under the dealer's hand dealing the next
+    # card: the doubt was lifted, and the round said $1 was wagered, silently wrong. The hand hides chips.
+    one, two = ({"seat3.seven": ZoneObs(chips=[1] * n)} for n in (1, 2))
+    three = {"seat3.seven": ZoneObs(chips=[1, 1, 1], chips_uncertain=True, chips_doubt_other=True)}
+    frames = [{}] * 2 + [three, one, two, one, three, one, two, one] * 2 + [one] * 3
+
+    def steps(covered: dict[int, set[str]]) -> list[tuple[float, bool]]:
+        return [(c.after.chip_total, c.after.uncertain) for c in _run(ZoneTracker(stable_frames=3), frames,
+                                                                      covered=covered)]
+
+    # read alike in plain view: the doubt is lifted
+    assert steps({}) == [(1, True), (1, False)]
+    # read as it was confirmed only with the hand over it: the doubt stays
+    assert steps({i: {"seat3.seven"} for i, f in enumerate(frames) if f is one}) == [(1, True)]
