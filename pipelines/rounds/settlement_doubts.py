@@ -481,16 +481,22 @@ class SettlementDoubts:
         than `FALL_HELD_S` before the stack is settled or goes is the hand over it as it comes to pay or take it, and
         is left alone."""
         for ws in seen:
-            end = min(x for x in (ws.settled_at, ws.inst.end, live.last) if x is not None)
-            for f, after in ws.falls():
-                first = ws.inst.first_read.get(f)
-                since = ws.lock if after not in ws.inst.read_clear else ws.inst.start
-                if (first is not None and since <= first <= f - FALL_READ_BEFORE_S * self.fps
-                        and end - f >= FALL_HELD_S * self.fps):
+            for f, after, first in self._held_falls_read_before(ws, live):
+                if first >= (ws.lock if after not in ws.inst.read_clear else ws.inst.start):
                     _doubt_wager(live, ws, f"read as {after:g} from frame {f}, below the {ws.wager.amount:g} locked "
                                            f"at frame {ws.lock}, but read so already at frame {first}: a chip read in "
                                            "some frames may be none, or chips were taken after bets closed")
                     break
+
+    def _held_falls_read_before(self, ws: WagerSeen, live: LiveRound) -> Iterator[tuple[int, float, int]]:
+        """(frame, total, the frame that total was first read) of each fall of `ws` after its lock (`WagerSeen.falls`)
+        to a total first read `FALL_READ_BEFORE_S` or more before the fall, held `FALL_HELD_S` or more before the
+        stack was settled or went (`_doubt_falls_read_before`, `_falls_to_plain_view`)."""
+        end = min(x for x in (ws.settled_at, ws.inst.end, live.last) if x is not None)
+        for f, after in ws.falls():
+            first = ws.inst.first_read.get(f)
+            if first is not None and first <= f - FALL_READ_BEFORE_S * self.fps and end - f >= FALL_HELD_S * self.fps:
+                yield f, after, first
 
     def _falls_to_plain_view(self, seen: list[WagerSeen], live: LiveRound) -> None:
         """A wager locked at a total never read in plain view (only ever lying against another stack;
@@ -505,12 +511,8 @@ class SettlementDoubts:
             inst = ws.inst
             if ws.tied or any(abs(total - ws.wager.amount) < 0.005 for total in inst.read_clear):
                 continue
-            end = min(x for x in (ws.settled_at, inst.end, live.last) if x is not None)
-            for f, after in ws.falls():
-                first = inst.first_read.get(f)
-                if (after in inst.read_clear and first is not None
-                        and inst.start <= first <= f - FALL_READ_BEFORE_S * self.fps
-                        and end - f >= FALL_HELD_S * self.fps):
+            for f, after, first in self._held_falls_read_before(ws, live):
+                if after in inst.read_clear and first >= inst.start:
                     live.note(f"inferred: {_about(ws)}: read as {ws.wager.amount:g} only against another stack, as "
                               f"{after:g} alone from frame {first} and for good from frame {f}: the {after:g} is "
                               "the wager, the rest a box where stacks meet")

@@ -60,7 +60,8 @@ def _take_tied_amount(live: LiveRound, doubted: WagerSeen, sure: WagerSeen, amou
     """`doubted` is `amount`, as `sure` says (`ThreeCardMonsterMachine._tie_ante_and_play`): its doubts go."""
     inst = doubted.inst
     end = inst.end if inst.end is not None else live.last + 1
-    live.notes[:] = [n for n in live.notes if not inst.start <= (_observation_frame(n, inst.zone) or -1) <= end]
+    live.notes[:] = [n for n in live.notes
+                     if (f := _observation_frame(n, inst.zone)) is None or not inst.start <= f <= end]
     live.note(f"inferred: {_about(doubted)}: read as {doubted.wager.amount:g}{' with doubt' * doubted.uncertain}, "
               f"taken as {amount:g}: read surely so in plain view, and what the {sure.wager.amount:g} "
               f"{sure.wager.spot.title()} read surely beside it calls for")
