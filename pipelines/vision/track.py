@@ -235,13 +235,14 @@ class ZoneTracker:
                covered: set[str] | frozenset[str] = frozenset()) -> list[ZoneChange]:
         """One analysed frame. `occluded`: zones known to be covered now (e.g. `ZoneMapper.occluded_zones`);
         a loss there is not counted towards confirmation, whatever it lasts. `covered`: zones the dealer's hand
-        lay over in the frame as the `CoverMeter` saw it; a stack read there as another total says nothing about
-        how steadily it is read (`_unsteady`)."""
+        lay over in the frame as the `CoverMeter` saw it; a stack read as another total there, or anywhere in a
+        seat one of whose spots the hand lay over, says nothing about how steadily it is read (`_unsteady`)."""
         changes: list[ZoneChange] = []
+        hand_at = {_seat(z) for z in covered}
         for name in sorted(set(self._zones) | set(obs)):
             zone = self._zones.setdefault(name, _Zone())
             made = self._update_zone(name, zone, frame_index, obs.get(name) or ZoneObs(), name in occluded,
-                                     name in covered, obs.get(f"{name}.paid"))
+                                     name in covered, obs.get(f"{name}.paid"), _seat(name) in hand_at)
             for change in made:
                 self._own_rise(change)
             changes += made
@@ -325,8 +326,10 @@ class ZoneTracker:
         return fewer_cards and new[1] <= stable[1] and new != stable
 
     def _update_zone(self, name: str, zone: _Zone, frame: int, zo: ZoneObs, occluded: bool,
-                     covered: bool = False, payout: ZoneObs | None = None) -> list[ZoneChange]:
-        """`payout`: what its payout spot reads in the frame, where it is a wager with one (`_hidden_under`)."""
+                     covered: bool = False, payout: ZoneObs | None = None, hand_at_seat: bool = False
+                     ) -> list[ZoneChange]:
+        """`payout`: what its payout spot reads in the frame, where it is a wager with one (`_hidden_under`).
+        `hand_at_seat`: the dealer's hand lay over some spot of the zone's seat (`_unsteady`)."""
         cards = zo.cards  # in table order already (ZoneMapper sorts them along the line they lie in)
         tracks = self._match(zone, cards, frame)
         sig: Signature = (tuple((t.id, c.face_up) for t, c in zip(tracks, cards, strict=True)),
@@ -460,7 +463,7 @@ class ZoneTracker:
             change = (self._gap_read_away(name, zone, frame, sig, uncertain, zo, covered)
                       if zone.stable.uncertain else
                       self._unsteady(name, zone, frame, sig, uncertain,
-                                     covered or self._hidden_under(name, zone, sig, zo, payout)))
+                                     covered or hand_at_seat or self._hidden_under(name, zone, sig, zo, payout)))
         self._forget(zone, frame)
         return [*leading, *([change] if change is not None else [])]
 
@@ -499,12 +502,15 @@ class ZoneTracker:
         High read $30 surely and $40 only with doubt as its $60 payout, read $85, lay against it). It is read as
         its confirmed total, uncertain, until read confidently as it again. Frames the dealer's hand lay over it
         (`covered`) say nothing either way: the hand hides chips (a 3 Card Monster $10 Monster read $5 surely in
-        six frames as the hand paid the Ante beside it and past-posted it). Nor do readings below the detector's
-        confidence: most often a chip half hidden, by a hand or the payout laid against it. A stack not read as its
-        confirmed total since it was confirmed, but where the hand lay, is no such doubt: the total was confirmed
-        as the hand hid chips, and the tracker confirms what it is read as (a Pick 2 $20 Ante confirmed $5 under
-        the hand laying its payout, then read $20 as the hand came and went, and confirmed so). A payout read so as
-        one smaller total, but as its own more often, is in doubt too (`_payout_read_less_steadily`)."""
+        six frames as the hand paid the Ante beside it and past-posted it). Nor do frames it lay over another spot
+        of the same seat: its edge, too small to count the spot covered, hides chips there (a 3 Card Monster $30 Ante
+        read $5, $15, $25 and $45 by turns as the hand took the Play beside it and paid it; held-out set A64). Nor
+        do readings below the detector's confidence: most often a chip half hidden, by a hand or the payout laid
+        against it. A stack not read as its confirmed total since it was confirmed, but where the hand lay, is no
+        such doubt: the total was confirmed as the hand hid chips, and the tracker confirms what it is read as (a
+        Pick 2 $20 Ante confirmed $5 under the hand laying its payout, then read $20 as the hand came and went, and
+        confirmed so). A payout read so as one smaller total, but as its own more often, is in doubt too
+        (`_payout_read_less_steadily`)."""
         steady = zone.stable_sig
         chips = bool(steady[1] and sig[1] and not steady[0] and not sig[0] and not covered)
         own = sig[1] == steady[1]
@@ -1049,6 +1055,11 @@ class ZoneTracker:
         horizon = self.removal_frames + self.stable_frames
         for tid in [t for t, tr in zone.tracks.items() if t not in keep and frame - tr.last_seen > horizon]:
             del zone.tracks[tid]
+
+
+def _seat(zone: str) -> str:
+    """The seat (or dealer's area) a zone lies in: its name's first part."""
+    return zone.split(".", 1)[0]
 
 
 def _chips_only(zone: _Zone, sig: Signature) -> bool:

@@ -1205,3 +1205,23 @@ def test_a_restless_wager_read_alike_only_under_the_dealers_hand_keeps_its_doubt
     assert steps({}) == [(1, True), (1, False)]
     # read as it was confirmed only with the hand over it: the doubt stays
     assert steps({i: {"seat3.seven"} for i, f in enumerate(frames) if f is one}) == [(1, True)]
+
+
+def test_a_stack_read_as_other_totals_while_the_dealers_hand_works_its_seat_stays_sure():
+    # 3 Card Monster, held-out video (set A64, seed 14853, round d8af3158): a $30 Ante ($5 and $25) read so for two
+    # hundred frames, then $5, $15, $25 and $45 by turns as the dealer's hand took the Play beside it and paid the
+    # Ante; the Ante spot itself never read as covered. Read as other totals in 9 of 20 frames, it was in doubt, and
+    # the round, read right, was left incomplete.
+    ante = lambda *chips: {"seat1.ante": ZoneObs(chips=list(chips))}  # noqa: E731
+    by_turns = [ante(5)] * 2 + [ante(5, 5, 5)] * 3 + [{}] * 2 + [ante(5, 5, 5, 5, 25)] + [ante(25)] * 3
+    frames = [ante(5, 25)] * 10 + by_turns + [ante(5, 25)] * 2
+    hand = {i: {"seat1.play", "seat1.play.paid"} | ({"seat1.ante"} if f == {} else set())
+            for i, f in enumerate(frames) if 10 <= i < 10 + len(by_turns)}
+
+    def steps(covered):
+        return [(c.after.chip_total, c.after.uncertain) for c in _run(ZoneTracker(stable_frames=3), frames,
+                                                                      covered=covered)]
+
+    assert steps(hand) == [(30, False)]
+    # the same readings with the hand nowhere near the seat: chips counted now with it, now with another stack
+    assert steps({i: {"seat2.play"} | (hand[i] & {"seat1.ante"}) for i in hand}) == [(30, False), (30, True)]
