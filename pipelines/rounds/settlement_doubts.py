@@ -683,7 +683,9 @@ class SettlementDoubts:
           stands (a true short pay against another stack is sent to review instead: 1 of 328 held-out rounds). What
           counts is the room as it was read at its largest (`ChipInstance.peak_had_room`): a 3 Card Monster $5 Play
           paid $4 (a true short pay) was read $2 with room for a chip unseen as it was laid, then $4 in plain view
-          until taken (held-out set A48, seed 14223, round cb66b4f8)."""
+          until taken (held-out set A48, seed 14223, round cb66b4f8).
+        A payout read as more than the rules pay on its wager as it stood is in doubt where the wager fell as the
+        payout came by at least the overpay, to stay so (`_wager_fell_into_payout`)."""
         net = _rules_net(expected)
         for ws in seen:
             if ws.outcome != "win":
