@@ -272,7 +272,9 @@ class SettlementDoubts:
         frames too few to confirm, as the rules' amount: then the reading confirmed and the sure one disagree, and
         the chips in the bare spot may be no part of it (King High, A46 seed 14121, round 0f0ba5b2 as the seventy-first
         session rendered it: a Suit payout confirmed as another amount than the rules pay, its one doubt chips lying
-        in an empty spot, read surely as the rules' amount in a few frames: the lift made the round wrong)."""
+        in an empty spot, read surely as the rules' amount in a few frames: the lift made the round wrong). A sure
+        reading last made under the dealer's hand, as it laid the payout, is no such reading
+        (`_read_surely_as_rules_pay_in_view`)."""
         net = _rules_net(expected)
         for ws in seen:
             won = ws.outcome == "win"
@@ -280,12 +282,25 @@ class SettlementDoubts:
                 if inst is ws.payout and inst is not None and inst.uncertain and (
                         (won and _as_rules_pay(net, ws, ws.paid) and not _paid_short_of_raise(net, ws))
                         or (_reaches_only_into_bare_spots(inst, live)
-                            and not (won and _read_surely_as_rules_pay(net, ws)))):
+                            and not (won and self._read_surely_as_rules_pay_in_view(net, ws)))):
                     continue
                 if inst is not None and inst.uncertain:
                     frame = inst.doubtful_frames()[0]
                     why = _why_doubted(inst, frame)
                     _doubt_wager(live, ws, f"{inst.zone} read with doubt at frame {frame} ({why})")
+
+    def _read_surely_as_rules_pay_in_view(self, net: dict[tuple[int, str, int], float], ws: WagerSeen) -> bool:
+        """`_read_surely_as_rules_pay`, leaving out a sure reading last made with the dealer's hand over the payout's
+        spot (`CoverLog`): the payout half laid, the rest still in the hand (a King High $240 High payout, an overpay,
+        read $225 surely for a frame as the hand laid it, then $240 with three $5 chips lying in the empty Low spot
+        beside it; held-out set A61, seed 14751, round cb66b4f8). Every reading counts where the hand is not known."""
+        p = ws.payout
+        if p is None or self.cover is None:
+            return _read_surely_as_rules_pay(net, ws)
+        return any(_as_rules_pay(net, ws, total)
+                   and ((last := p.read_surely_at.get(total)) is None or not self.cover.covered_through(p.zone, last,
+                                                                                                         last))
+                   for total in p.read_surely)
 
     @staticmethod
     def _doubt_rises_read_before_close(seen: list[WagerSeen], live: LiveRound) -> None:

@@ -51,22 +51,25 @@ def test_a_doubtful_total_corrected_takes_the_first_reading_of_the_total_that_re
 
 def _payout_read_unsure(paid: float, twice: bool = False, reach_into: tuple[str, ...] = (),
                         others: dict[str, int] | None = None, surely: tuple[float, ...] = (),
-                        raised_at: int | None = None) -> list[str]:
+                        raised_at: int | None = None, hand_over_sure: bool | None = None) -> list[str]:
     """A King High $40 Suit wager won at 3-1, its payout read with doubt as `paid` (`twice`: confirmed again, as
     much, with doubt again; `reach_into`: doubted only for chips lying in those spots; `others`: stacks placed in
     other spots this round, by the frame they were placed; `surely`: totals it was read as surely in frames too few
-    to confirm; `raised_at`: the frame the wager was read raised to $50, after its lock)."""
+    to confirm, the last at frame 577; `raised_at`: the frame the wager was read raised to $50, after its lock;
+    `hand_over_sure`: the machine knows whether the dealer's hand lay over the payout's spot at frame 577)."""
     from pipelines.games.round import Wager
     from pipelines.games.settlement import Settlement
     from pipelines.rounds.king_high import KingHighMachine
     from pipelines.rounds.live import LiveRound, WagerSeen
     from pipelines.rounds.timeline import ChipInstance
+    from pipelines.vision.cover import CoverLog
 
     live = LiveRound(start=0, last=700)
     for name, placed in (others or {}).items():
         live.chips.setdefault(name, ChipZone(name)).update(placed, 25.0, uncertain=False)
     zone = live.chips.setdefault("seat5.suit_c.paid", ChipZone("seat5.suit_c.paid"))
-    zone.update(578, paid, uncertain=True, reach_into=reach_into, read_surely=surely)
+    zone.update(578, paid, uncertain=True, reach_into=reach_into, read_surely=surely,
+                read_surely_at=tuple((total, 577, False) for total in surely))
     if twice:
         zone.update(600, paid, uncertain=True)
     zone.update(640, 0.0, uncertain=False)
@@ -77,7 +80,12 @@ def _payout_read_unsure(paid: float, twice: bool = False, reach_into: tuple[str,
     ws.payout = zone.instances[0]
     rule = Settlement(seat=5, spot="suit", hand=1, wagered=40.0, amount=40.0, outcome="win", net=120.0,
                       line="suit", order=1, rule="test")
-    KingHighMachine("T1")._doubt_stacks_read_unsure([ws], [rule], live)
+    cover = None
+    if hand_over_sure is not None:
+        cover = CoverLog()
+        for frame in range(570, 640):
+            cover.add(frame, {"seat5.suit_c.paid"} if hand_over_sure and frame <= 577 else set(), ())
+    KingHighMachine("T1", cover=cover)._doubt_stacks_read_unsure([ws], [rule], live)
     return live.notes
 
 
@@ -123,6 +131,12 @@ def test_a_payout_doubted_only_for_reaching_into_spots_that_held_no_stack_is_no_
     assert "seat5.suit_c.paid read with doubt at frame 578" in note
     # read surely as some other total, the lift stands
     assert _payout_read_unsure(180.0, reach_into=("seat5.suit_d",), surely=(160.0,)) == []
+    # read surely as the rules pay only with the dealer's hand over the spot: the payout half laid, no answer (held-out
+    # King High set A61, seed 14751, round cb66b4f8: a $240 High payout, an overpay, read $225 surely for a frame as
+    # the hand laid it, then $240 with three $5 chips in the empty Low spot beside it, was left in doubt)
+    assert _payout_read_unsure(180.0, reach_into=("seat5.suit_d",), surely=(120.0,), hand_over_sure=True) == []
+    (note,) = _payout_read_unsure(180.0, reach_into=("seat5.suit_d",), surely=(120.0,), hand_over_sure=False)
+    assert "seat5.suit_c.paid read with doubt at frame 578" in note
 
 
 def _shrunk(later: float, peak_frames: int = 3, cover: bool = False, raised_to: float = 0.0,
