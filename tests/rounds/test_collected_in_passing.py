@@ -54,3 +54,27 @@ def test_a_chip_seen_a_moment_in_a_paid_spot_as_a_stack_of_its_seat_was_collecte
     assert any(n.startswith(f"inferred: the {chip:g} seen in {spot}") and "carried over the spot" in n
                for n in rnd.notes) == exact, rnd.notes
     assert not any(f"seat{x.seat}.{x.spot}.paid" == spot for x in rnd.settlements), rnd.settlements
+
+
+@pytest.mark.parametrize("as_taken", [True, False])
+def test_a_stack_collected_at_one_seat_and_seen_a_moment_over_another_seats_paid_spot(as_taken):
+    # King High, held-out video (set A59, seed 14661, round 03aa7beb): a $50 High Run of two $25 chips collected at
+    # seat 2, and $50 read in seat 4's empty Suit paid spot for three frames as the hand went on to take seat 4's High
+    # Run: a payout that matched no wager was claimed. From another seat only the whole stack taken is so carried; a
+    # part of it read there is a payout of its own, for review.
+    (scripted, setup, _, _), chip, amount, gone, spot = _collected_beside_an_empty_paid_spot(1)
+    truth = scripted[0].round
+    seat = int(spot.removeprefix("seat").split(".")[0])
+    other = next(s for s in range(1, 7) if s != seat and not any(w.seat == s for w in truth.wagers))
+    over = f"seat{other}.{spot.split('.', 1)[1]}"
+    chips = [chip] * int(amount // chip) if as_taken else [chip] * (int(amount // chip) - 1)
+    assert chips and sum(chips) <= amount
+
+    def carried(frame: int, obs: FrameObs) -> None:
+        if gone + 1 <= frame < gone + 4 and over not in obs:
+            obs[over] = ZoneObs(chips=chips, chips_min_confidence=0.95)
+
+    rnd = nearest_round(rounds_with_edited_observations(GAME, scripted, setup, carried), truth)
+    assert compare_rounds([rnd], [truth])[0].result == ("exact" if as_taken else "incomplete"), rnd.notes
+    assert any(n.startswith(f"inferred: the {amount:g} seen in {over}") and "carried over the spot" in n
+               for n in rnd.notes) == as_taken, rnd.notes
