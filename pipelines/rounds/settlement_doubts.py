@@ -294,13 +294,15 @@ class SettlementDoubts:
         spot (`CoverLog`): the payout half laid, the rest still in the hand (a King High $240 High payout, an overpay,
         read $225 surely for a frame as the hand laid it, then $240 with three $5 chips lying in the empty Low spot
         beside it; held-out set A61, seed 14751, round cb66b4f8). Every reading counts where the hand is not known."""
-        p = ws.payout
-        if p is None or self.cover is None:
+        p, cover = ws.payout, self.cover
+        if p is None or cover is None:
             return _read_surely_as_rules_pay(net, ws)
-        return any(_as_rules_pay(net, ws, total)
-                   and ((last := p.read_surely_at.get(total)) is None or not self.cover.covered_through(p.zone, last,
-                                                                                                         last))
-                   for total in p.read_surely)
+
+        def in_view(total: float) -> bool:
+            last = p.read_surely_at.get(total)
+            return last is None or not cover.covered_through(p.zone, last, last)
+
+        return any(_as_rules_pay(net, ws, total) and in_view(total) for total in p.read_surely)
 
     @staticmethod
     def _doubt_rises_read_before_close(seen: list[WagerSeen], live: LiveRound) -> None:
