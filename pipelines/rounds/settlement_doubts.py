@@ -656,9 +656,8 @@ class SettlementDoubts:
         may read as none (a King High $400 Low and its $400 payout read $300 and $300, sure of both, the bottom
         payout chip lying 3 mm along and 5 mm across the wager's top one: a short pay claimed that was none)."""
         locked = ws.wager.amount - 0.005
-        end = ws.inst.end if ws.inst.end is not None else ws.inst.steps[-1][0] + 1
         fell = next((f for f, after in self._wager_read_as_payout_came(ws, p) if 0 < after < locked), None)
-        return fell if fell is not None and 0 < ws.inst.value_at(end - 1) < locked else None
+        return fell if fell is not None and 0 < ws.inst.last_read() < locked else None
 
     def _wager_read_as_payout_came(self, ws: WagerSeen, p: ChipInstance, bumps: bool = False
                                    ) -> list[tuple[int, float]]:
@@ -754,9 +753,8 @@ class SettlementDoubts:
         near, lag = SAME_TIME_S * self.fps, PAYOUT_LAG_S * self.fps
         before = p.start - lag  # about when it was laid: it shows once the hand has left it
         as_laid = ws.inst.value_at(before)
-        over_by = ws.paid - net[ws.key] * as_laid / locked  # a wager pays at fixed odds
-        end = ws.inst.end if ws.inst.end is not None else ws.inst.steps[-1][0] + 1
-        after = ws.inst.value_at(end - 1)
+        over_by = ws.paid - _rules_pay_on(net, ws, as_laid)
+        after = ws.inst.last_read()
         fall = next((f for f, _, total in ws.inst.changes_after(before) if total < as_laid - 0.005), None)
         if (over_by <= 0.005 or fall is None or fall > p.start + lag + near
                 or not 0 < after <= as_laid - over_by + 0.005):
@@ -825,9 +823,13 @@ def _as_rules_pay_on_raised(net: dict[tuple[int, str, int], float], ws: WagerSee
                             amount: float) -> bool:
     """`ws` was raised after its bets closed to `on_table`, and `amount` is exactly what the rules pay on that: their
     pay on the locked amount, scaled (a wager pays at fixed odds)."""
-    locked = ws.wager.amount
-    return (ws.key in net and 0 < locked < on_table - 0.005
-            and abs(amount - net[ws.key] * on_table / locked) < 0.005)
+    return (ws.key in net and 0 < ws.wager.amount < on_table - 0.005
+            and abs(amount - _rules_pay_on(net, ws, on_table)) < 0.005)
+
+def _rules_pay_on(net: dict[tuple[int, str, int], float], ws: WagerSeen, on_table: float) -> float:
+    """What the rules pay `ws` (in `net`, on its locked amount) on `on_table`: that pay, scaled, as a wager pays at
+    fixed odds."""
+    return net[ws.key] * on_table / ws.wager.amount
 
 def _reaches_only_into_bare_spots(inst: ChipInstance, live: LiveRound) -> bool:
     """Each total of the stack read with doubt was doubted only because chips of it lay in other betting spots, and

@@ -193,6 +193,11 @@ class ChipInstance:
             value = v
         return value
 
+    def last_read(self) -> float:
+        """Its total as last read before it went (as read now, while it still lies)."""
+        end = self.end if self.end is not None else self.steps[-1][0] + 1
+        return self.value_at(end - 1)
+
     def changes_after(self, frame: int) -> list[tuple[int, float, float]]:
         """(frame, before, after) for every change of the total after `frame` (placement excluded)."""
         out = []
