@@ -41,7 +41,8 @@ class ZoneObs:
     # The stack lies off its spot's centre as one a chip longer would (`ZoneMapper._off_centre_room`).
     chips_off_centre_room: bool = False
     # A wager's one row, short of a full one, lies off its spot's centre as the row a chip longer would: its end chip
-    # may have been missed (`ZoneMapper._short_wager_rows`). Weighed by the tracker, not a doubt in itself.
+    # may have been missed (`ZoneMapper._short_wager_rows`), or the box at its other end be none. Weighed by the
+    # tracker, not a doubt in itself (its far end seen below `OFF_CENTRE_END_SEEN` is one, besides).
     chips_short_row: bool = False
     # Its one doubt is a chip counted unseen between two runs of its stack a chip's gap apart (`ZoneMapper._gapped`).
     chips_gap_only: bool = False

@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from .card_track import CardTrack
@@ -96,7 +97,7 @@ PAYOUT_READ_LARGER = ("read surely as {more} for a moment, more than it was conf
 # every frame that confirmed it (`ZoneObs.chips_short_row`), as it was laid on an empty spot (a stack read short as a
 # hand passes over it, or while chips are taken, is no such thing); lifted once read centred (`_update_zone`).
 SHORT_ROW = ("its one row lay off its spot's centre in every frame that confirmed it, as the same row a chip longer "
-             "would: a chip at its end may have gone unseen")
+             "would: a chip at its end may have gone unseen, or the box at its other end be none")
 WAGER_READ_LESS = "its wager beside it read surely as less meanwhile, so a chip where the two meet may be either's; "
 # A payout read confidently, the hand not over it, as one smaller total in OUTREAD_MIN or more of the last
 # RESTLESS_WINDOW frames, though as its own more often (`_payout_read_less_steadily`)
@@ -460,7 +461,8 @@ class ZoneTracker:
                 live = {tid for tid, _ in sig[0]}
                 zone.tracks = {tid: t for tid, t in zone.tracks.items() if tid in live}  # gone is gone
             elif not occluded:
-                change = self._restless(name, zone, frame, sig, uncertain)
+                change = self._restless(name, zone, frame, sig, uncertain, not uncertain and not covered
+                                        and _other_chips(zone, sig, zo))
         if sig == zone.stable_sig and not uncertain:
             zone.own_chips = tuple(zo.chips)
         if change is None and not leading:
@@ -753,7 +755,8 @@ class ZoneTracker:
         surely = sum(r is not None and r[1] == steady and not r[2] for r in zone.restless)
         return surely >= STEADY_SHARE * len(zone.restless) > 0
 
-    def _restless(self, name: str, zone: _Zone, frame: int, sig: Signature, uncertain: bool) -> ZoneChange | None:
+    def _restless(self, name: str, zone: _Zone, frame: int, sig: Signature, uncertain: bool,
+                  other_chips: bool = False) -> ZoneChange | None:
         """New chips read in a spot in most of the last `RESTLESS_WINDOW` frames, never the same long enough
         to confirm: something is there that cannot be read (a payout half under a card, flickering between
         totals). It is confirmed as uncertain, as its most frequent reading among those read confidently (else
@@ -768,8 +771,16 @@ class ZoneTracker:
 
         Nor is the gap reading a stack was read away from (`_gap_again`), when it comes again. And new chips read
         surely as one total, and otherwise only as more for a chip counted in a gap, are that total, surely
-        (`_gaps_beyond_sure`)."""
-        new = _chips_only(zone, sig) and sig[1] > 0 and not self._is_loss(zone.stable_sig, sig)
+        (`_gaps_beyond_sure`).
+
+        Fewer chips read surely in plain view are new chips too where they are not some of the stack's own
+        (`other_chips`, `_other_chips`) and the stack was read with them as well (`_read_with_them`): chips laid on it
+        that hide it, not chips of it gone (a 3 Card Monster $100 Ante past-posted with four $1 chips laid over it
+        after the deal, read $4 surely and $104 only with doubt, never $100 again; held-out set A66, seed 14943).
+        Read so by turns with the two together, it is the two together, in doubt (`_laid_over`). Chips not its own
+        never read with it are no such thing (a Pick 2 $5 Bonus read as three $1 chips of its payout, below)."""
+        new = (_chips_only(zone, sig) and sig[1] > 0
+               and (not self._is_loss(zone.stable_sig, sig) or (other_chips and _read_with_them(zone, sig))))
         if new and uncertain and sig == ((), zone.gapped_away):
             new = False  # the gap or box the stack was read away from, seen again with doubt (`_gap_again`)
         zone.restless.append((frame, sig, uncertain) if new else None)
@@ -791,6 +802,7 @@ class ZoneTracker:
             return change
         best = Counter(s for _, s, _ in sure or own).most_common(1)[0][0]  # ties: the one seen first
         doubt = not self._gaps_beyond_sure(zone, own, sure, best)
+        best = _laid_over(zone, own, best)
         after = self._state(zone, best, doubt, RESTLESS_CHIPS if len(own) == len(seen) else RESTLESS_BESIDE_WAGER)
         change = ZoneChange(name, seen[0][0], zone.stable, after)
         self._settle_on(zone, best, after)
@@ -1089,6 +1101,33 @@ def _chips_only(zone: _Zone, sig: Signature) -> bool:
 def _laid_anew(zone: _Zone) -> bool:
     """The candidate lies on a spot that was empty, or read empty since its last stack was taken."""
     return zone.stable.empty or zone.emptied is not None
+
+
+def _read_with_them(zone: _Zone, sig: Signature) -> bool:
+    """Chips only: the stack was read, since it was confirmed, as itself with the chips `sig` holds (`_restless`)."""
+    return _read_as(zone.restless, zone.stable_sig[1] + sig[1])
+
+
+def _read_as(readings: Iterable[tuple[int, Signature | None, bool] | None], total: float) -> bool:
+    """Whether any of `readings` (`_Zone.restless`) is chips alone totalling `total`."""
+    return any(r is not None and r[1] is not None and not r[1][0] and abs(r[1][1] - total) < 0.005 for r in readings)
+
+
+def _laid_over(zone: _Zone, own: list[tuple[int, Signature, bool]], best: Signature) -> Signature:
+    """Chips only: where the most frequent of a stack's restless readings is fewer chips than it was confirmed as
+    (`_Zone.own_chips`: other chips, `_other_chips`) and it was read as well as the two together, the two together:
+    chips laid over the stack hide it from the detector, which reads it with them now and then (a 3 Card Monster $100
+    Ante with four $1 chips laid over it read $4 and $104 by turns). Else `best`."""
+    if best[0] or zone.stable_sig[0] or not 0 < best[1] < zone.stable_sig[1]:
+        return best
+    both = round(zone.stable_sig[1] + best[1], 2)
+    return ((), both) if _read_as(own, both) else best
+
+
+def _other_chips(zone: _Zone, sig: Signature, zo: ZoneObs) -> bool:
+    """Chips only: a confirmed stack read as fewer chips, not all of them its own (`_Zone.own_chips`)."""
+    return bool(not sig[0] and not zone.stable_sig[0] and zone.own_chips and 0 < sig[1] < zone.stable_sig[1]
+                and not Counter(zo.chips) <= Counter(zone.own_chips))
 
 
 def _short_of_own(zone: _Zone, sig: Signature, zo: ZoneObs) -> bool:

@@ -465,7 +465,9 @@ class ZoneMapper(ChipBoxChecks, MissedChipRoom, SceneObservation):
         for zone in phantom_end:
             obs[zone].chips_uncertain = obs[zone].chips_doubt_other = True
             doubted_beside_gap.add(zone)
-        for zone in self._short_wager_rows(lone) - reached - phantom_end:
+        # a row whose far end is in doubt lies off its spot as one a chip short would too: it is marked as well, so the
+        # frames confirming it count alike, whichever end the detector doubted in each
+        for zone in self._short_wager_rows(lone) - reached:
             obs[zone].chips_short_row = True
         for zone, unseen in gapped.items():
             obs[zone].chips.extend(unseen)

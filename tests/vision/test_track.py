@@ -1243,3 +1243,23 @@ def test_new_chips_read_surely_as_one_total_and_otherwise_only_with_a_chip_count
     assert steps([*frames[:4], low, *frames[5:]]) == [(300, True)]
     # read surely as $300 in two frames only: too few to say the gap is the detector's
     assert steps([*frames[:9], gap, *frames[10:]]) == [(300, True)]
+
+
+def test_a_wager_read_surely_as_fewer_chips_not_its_own_and_with_doubt_as_more_is_restless():
+    # 3 Card Monster, held-out video (set A66, seed 14943, round fb6ffc95): a $100 Ante past-posted after the deal with
+    # four $1 chips laid over its one $100 chip, read $4 surely (the $100 under them unseen) and $104 only with doubt,
+    # never $100 again. The $4 is no chip of the Ante gone: it is chips laid over it, which the $104 read now and then
+    # holds with it; the stack is the two together, in doubt until read so surely.
+    def ante(chips: list[int], doubt: bool = False) -> dict[str, ZoneObs]:
+        return {"seat5.ante": ZoneObs(chips=chips, chips_uncertain=doubt, chips_doubt_other=doubt)}
+
+    laid = [ante([100])] * 4
+    by_turns = [ante([1] * 4), ante([100] + [1] * 4, True)] * 10
+    changes = _run(ZoneTracker(stable_frames=3), laid + by_turns)
+    assert [(c.after.chip_total, c.after.uncertain) for c in changes][-1] == (104, True)
+    assert changes[-1].after.doubt == RESTLESS_CHIPS
+    # read as some of its own chips by turns (a chip of it hidden now and then): the stack as confirmed, whatever its
+    # doubt
+    own = [ante([25]), ante([100, 25, 1], True)] * 10
+    kept = _run(ZoneTracker(stable_frames=3), [ante([100, 25])] * 4 + own)
+    assert {c.after.chip_total for c in kept} == {125}

@@ -504,6 +504,34 @@ def test_a_wager_row_half_a_step_off_its_spot_is_in_doubt(oracle):
     assert centred.chip_total == 400 and not centred.chips_uncertain  # the same four chips laid on the spot
 
 
+def test_a_wager_row_with_a_box_past_its_end_is_marked_short_whether_that_box_is_seen_surely_or_not(oracle):
+    # King High, held-out video (set A66, seed 14921, round 206832c4): a $10 Low of two $5, a $25 box drawn on the felt
+    # a step past its bottom chip at 0.89-0.93, read $35 off its spot in every frame that confirmed it; in one of
+    # them the box was seen below `OFF_CENTRE_END_SEEN` (a doubt), in the rest above it. Every such frame is marked
+    # short, so the tracker weighs the confirmation as one lone row off its spot throughout.
+    from pipelines.vision.track import ZoneTracker
+
+    mapper, cam = _mapper("king-high")
+    z = mapper.layout.zone("seat4.low")
+    stack = ChipStack([5, 5], *z.centre)
+    bottom, above = (np.array(p) for p in chip_positions(stack)[:2])
+
+    def frame(conf: float) -> sv.Detections:
+        det = _detections_of(mapper, cam, stack, oracle, {}, extra_mm=tuple(2 * bottom - above), extra_value=25)
+        det.confidence[-1], det.data["uncertain"][-1] = conf, False
+        return det
+
+    sure, doubted = mapper.observe(frame(0.93))[z.name], mapper.observe(frame(0.85))[z.name]
+    assert sure.chip_total == doubted.chip_total == 35
+    assert sure.chips_short_row and not sure.chips_uncertain
+    assert doubted.chips_short_row and doubted.chips_uncertain
+    tracker = ZoneTracker(stable_frames=3)
+    confs = (0.93, 0.93, 0.85, 0.93, 0.93, 0.93)
+    changes = [c for i, conf in enumerate(confs) for c in tracker.update(i, mapper.observe(frame(conf)))
+               if c.zone == z.name]
+    assert [(c.after.chip_total, c.after.uncertain) for c in changes] == [(35, True)]
+
+
 def test_a_lone_unsure_box_off_the_rows_of_a_sure_stack_is_no_chip(oracle):
     # Pick 2, held-out video: the red print on a card back beside the ante read as a $1 chip at 0.3-0.5,
     # half a row pitch across the ante's row: no chip of the spot's stack can lie there.
