@@ -602,7 +602,8 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
             lag = PAYOUT_LAG_S * self.fps
             end = ws.inst.end if ws.inst.end is not None else live.last + 1
             for p in paid_zone.instances if paid_zone else []:
-                if id(p) in used or p.start < ws.lock or p.start > end + lag or self._hand_read_as_chips(p):
+                if (id(p) in used or p.start < ws.lock or p.start > end + lag or self._hand_read_as_chips(p)
+                        or self._carried_under_hand(p, ws.paid_zone, live)):
                     continue
                 if deadline is not None and p.start > deadline + lag:
                     continue
@@ -740,6 +741,15 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
                         and (took >= p.peak - 0.005 if ref.seat == seat else abs(took - p.peak) < 0.005)):
                     return other, q.end
         return None
+
+    def _carried_under_hand(self, p: ChipInstance, name: str, live: LiveRound) -> bool:
+        """Whether `p`, a stack in a paid spot, lay under the dealer's hand from the frame it showed to the frame it was
+        gone, just as a stack of its seat was collected (`_collected_through`): the chips in the hand that took it,
+        read surely as they passed over the spot, not a payout, for a payout laid stays once the hand leaves it
+        (3 Card Monster, set A67, seed 14973, round 1ef4ecde: as the hand took a $40 Play to return it, $1 read surely
+        under the hand in the Play's paid spot for four frames: "win 1")."""
+        return (self.cover is not None and p.end is not None and self.cover.covered_through(p.zone, p.start, p.end)
+                and self._collected_through(p, name, live) is not None)
 
     def _hand_read_as_chips(self, p: ChipInstance) -> bool:
         """Whether a stack in a paid spot was read only with doubt, with the dealer's hand over the spot (`CoverLog`)
