@@ -778,12 +778,19 @@ class ZoneTracker:
         that hide it, not chips of it gone (a 3 Card Monster $100 Ante past-posted with four $1 chips laid over it
         after the deal, read $4 surely and $104 only with doubt, never $100 again; held-out set A66, seed 14943).
         Read so by turns with the two together, it is the two together, in doubt (`_laid_over`). Chips not its own
-        never read with it are no such thing (a Pick 2 $5 Bonus read as three $1 chips of its payout, below)."""
+        never read with it are no such thing (a Pick 2 $5 Bonus read as three $1 chips of its payout, below).
+
+        A frame that reads the spot empty in plain view confirms no new chips: it is the stack going, or the hand's
+        shadow, and the removal (`removal_frames`) weighs it. (A 3 Card Monster $400 Ante read $500 with doubt by turns
+        beside its payout: as the table was cleared, the empty frames pushed the sure $400 readings out of the window
+        and the $500 was confirmed on an empty frame, so the spot never went; held-out set A68, seed 15013.)"""
         new = (_chips_only(zone, sig) and sig[1] > 0
                and (not self._is_loss(zone.stable_sig, sig) or (other_chips and _read_with_them(zone, sig))))
         if new and uncertain and sig == ((), zone.gapped_away):
             new = False  # the gap or box the stack was read away from, seen again with doubt (`_gap_again`)
         zone.restless.append((frame, sig, uncertain) if new else None)
+        if sig == ((), 0.0) and not uncertain:
+            return None  # read empty in plain view: the stack may be going, which the removal weighs, not this
         seen = [r for r in zone.restless if r is not None and r[1] != zone.stable_sig]
         own = [r for r in seen if r[1] is not None]  # the rest: its chips read with its wager's (`_wager_read_over`)
         if len(seen) < RESTLESS_SHARE * RESTLESS_WINDOW or not own:
@@ -1034,9 +1041,13 @@ class ZoneTracker:
         dealt beside it: confirmed $1 from three frames under the hand, it was locked at $1; held-out set A54, seed
         14441.) Not a payout spot: the hand lays a payout chip by chip, and what it shows under the hand is the round
         machine's to weigh (a 3 Card Monster Play payout so read, its readings then never alike long enough, was left in
-        doubt; held-out set A53, seed 14423)."""
+        doubt; held-out set A53, seed 14423). Nor new chips read only with doubt: a box below the detector's confidence
+        in plain view is no stack the hand could hide part of (a King High $1 High Run read $101 with doubt in one frame
+        clear of the hand, then $1 surely in eight under it: it was confirmed only as read by turns, in doubt; held-out
+        set A68, seed 15001)."""
         cand = zone.cand_sig
         return (covered and not name.endswith(".paid") and cand is not None and zone.stable_sig == ((), 0.0)
+                and zone.cand_uncertain < zone.cand_count
                 and not cand[0] and not sig[0] and sig[1] > 0 and self._is_loss(cand, sig))
 
     def _loss_blips(self, zone: _Zone, frame: int) -> bool:

@@ -1120,6 +1120,24 @@ def test_fewer_chips_read_only_under_the_dealers_hand_do_not_end_new_chips_run()
     assert got[0] == 1
 
 
+
+def test_chips_read_under_the_dealers_hand_after_more_read_only_with_doubt_confirm():
+    # King High, held-out video (set A68, seed 15001, round 26311a29): a $1 High Run read $1 surely under the dealer's
+    # hand for two frames, $101 with doubt (a $100 box at 0.53) for one clear of it, then $1 surely under it for eight:
+    # the doubtful $101 held the $1 readings as some of its chips, and the $1 was confirmed only as read by turns,
+    # in doubt. A box read with doubt alone is no stack the hand could hide part of.
+    run = lambda n, doubt=False: {"seat4.high_run": ZoneObs(chips=[1] * n if n < 100 else [1, 100],  # noqa: E731
+                                                             chips_uncertain=doubt, chips_doubt_other=doubt)}
+    frames = [run(1), run(1), run(101, True)] + [run(1)] * 8
+    covered = {i: {"seat4.high_run"} for i in range(len(frames)) if i != 2}
+    got = [(c.after.chip_total, c.after.uncertain) for c in _run(ZoneTracker(stable_frames=3), frames, covered=covered)]
+    assert got == [(1, False)]
+    # $101 read surely clear of the hand: the hand hides the $100 in the frames under it, and the run goes on
+    frames[2] = run(101)
+    got = [c.after.chip_total for c in _run(ZoneTracker(stable_frames=3), frames, covered=covered)]
+    assert 1 not in got
+
+
 @pytest.mark.parametrize("other_total_first, lifted", [(False, True), (True, False)])
 def test_a_stack_read_surely_as_a_candidate_and_as_no_other_total_needs_fewer_sure_frames_to_lift_its_doubt(
         other_total_first, lifted):
@@ -1263,3 +1281,22 @@ def test_a_wager_read_surely_as_fewer_chips_not_its_own_and_with_doubt_as_more_i
     own = [ante([25]), ante([100, 25, 1], True)] * 10
     kept = _run(ZoneTracker(stable_frames=3), [ante([100, 25])] * 4 + own)
     assert {c.after.chip_total for c in kept} == {125}
+
+
+def test_a_stack_read_by_turns_as_itself_and_with_doubt_as_more_then_read_empty_goes():
+    # 3 Card Monster, held-out video (set A68, seed 15013, round 947e3e05): a $400 Ante read $400 surely and $500 only
+    # with doubt by turns as its payout lay beside it, then the table cleared and the spot read empty in plain view.
+    # As the empty frames pushed the sure $400 readings out of the window, the $500 readings were confirmed, restless,
+    # on an empty frame: the spot never read empty long enough to go, and the round ended "before the table was
+    # cleared". A frame read empty in plain view is no reading of new chips: the removal weighs it.
+    def ante(chips: list[int], doubt: bool = False) -> dict[str, ZoneObs]:
+        return {"seat3.ante": ZoneObs(chips=chips, chips_uncertain=doubt, chips_doubt_other=doubt)}
+
+    by_turns = [ante([100] * 4)] + [ante([100] * 5, True)] * 3
+    tracker = ZoneTracker(stable_frames=3)
+    changes = _run(tracker, [ante([100] * 4)] * 10 + by_turns * 4 + [{}] * 8)
+    assert [(c.before.chip_total, c.after.chip_total) for c in changes] == [(0, 400), (400, 0)], changes
+    # read mostly as more with doubt, now and then empty: the new chips are read restlessly, on a frame reading them
+    mostly = [ante([100] * 5, True)] * 2 + [{}]
+    restless = _run(ZoneTracker(stable_frames=3), [ante([100] * 4)] * 10 + mostly * 8)
+    assert [(c.after.chip_total, c.after.doubt) for c in restless][-1] == (500, RESTLESS_CHIPS), restless
