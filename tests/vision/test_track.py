@@ -1132,10 +1132,12 @@ def test_chips_read_under_the_dealers_hand_after_more_read_only_with_doubt_confi
     covered = {i: {"seat4.high_run"} for i in range(len(frames)) if i != 2}
     got = [(c.after.chip_total, c.after.uncertain) for c in _run(ZoneTracker(stable_frames=3), frames, covered=covered)]
     assert got == [(1, False)]
-    # $101 read surely clear of the hand: the hand hides the $100 in the frames under it, and the run goes on
-    frames[2] = run(101)
-    got = [c.after.chip_total for c in _run(ZoneTracker(stable_frames=3), frames, covered=covered)]
-    assert 1 not in got
+    # $101 read surely clear of the hand, or more than $1 surely before the doubtful $101: the hand hides the rest in
+    # the frames under it, and the run goes on (King High, set A64, seed 14851: a $2 Seven read $3 with doubt, $2
+    # surely, $3 with doubt, then $1 under the hand dealing beside it)
+    for more in ([run(1), run(1), run(101)], [run(2), run(2), run(101, True)]):
+        got = [c.after.chip_total for c in _run(ZoneTracker(stable_frames=3), more + frames[3:], covered=covered)]
+        assert 1 not in got, more
 
 
 @pytest.mark.parametrize("other_total_first, lifted", [(False, True), (True, False)])
