@@ -748,8 +748,7 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
         read surely as they passed over the spot, not a payout, for a payout laid stays once the hand leaves it
         (3 Card Monster, set A67, seed 14973, round 1ef4ecde: as the hand took a $40 Play to return it, $1 read surely
         under the hand in the Play's paid spot for four frames: "win 1")."""
-        return (self.cover is not None and p.end is not None and self.cover.covered_through(p.zone, p.start, p.end)
-                and self._collected_through(p, name, live) is not None)
+        return self._under_hand_throughout(p) and self._collected_through(p, name, live) is not None
 
     def _hand_read_as_chips(self, p: ChipInstance) -> bool:
         """Whether a stack in a paid spot was read only with doubt, with the dealer's hand over the spot (`CoverLog`)
@@ -757,8 +756,12 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
         it. (3 Card Monster, sets QQ and RR: a $5 Play returned, and as the hand took its chip a box read below the
         detector's confidence in the Play's paid spot for four frames, $1 in one, $100 in the other: a win claimed
         with doubt. Over thirteen held-out sets it changed no other round.)"""
-        return (self.cover is not None and p.uncertain and p.end is not None
-                and self.cover.covered_through(p.zone, p.start, p.end))
+        return p.uncertain and self._under_hand_throughout(p)
+
+    def _under_hand_throughout(self, p: ChipInstance) -> bool:
+        """Whether the dealer's hand lay over `p`'s spot (`CoverLog`) from the frame `p` showed to the frame it was
+        gone: one spell, so `p` was never seen in plain view."""
+        return self.cover is not None and p.end is not None and self.cover.covered_through(p.zone, p.start, p.end)
 
 
     def _events(self, live: LiveRound, rnd: Round, seen: list[WagerSeen], closes: list[int]) -> list[TableEvent]:

@@ -1051,8 +1051,7 @@ class ZoneTracker:
         if not (covered and not name.endswith(".paid") and cand is not None and zone.stable_sig == ((), 0.0)
                 and not cand[0] and not sig[0] and sig[1] > 0 and self._is_loss(cand, sig)):
             return False
-        return zone.cand_uncertain < zone.cand_count or any(
-            total > sig[1] + 0.005 and sure >= 0 for total, (_, sure) in zone.since_empty.items())
+        return zone.cand_uncertain < zone.cand_count or any(total > sig[1] + 0.005 for total in self._read_surely(zone))
 
     def _loss_blips(self, zone: _Zone, frame: int) -> bool:
         """The candidate being replaced is one more of a run of losses, each read for fewer than `stable_frames`

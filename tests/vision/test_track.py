@@ -1120,7 +1120,6 @@ def test_fewer_chips_read_only_under_the_dealers_hand_do_not_end_new_chips_run()
     assert got[0] == 1
 
 
-
 def test_chips_read_under_the_dealers_hand_after_more_read_only_with_doubt_confirm():
     # King High, held-out video (set A68, seed 15001, round 26311a29): a $1 High Run read $1 surely under the dealer's
     # hand for two frames, $101 with doubt (a $100 box at 0.53) for one clear of it, then $1 surely under it for eight:
