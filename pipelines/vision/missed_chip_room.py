@@ -59,8 +59,9 @@ class MissedChipRoom:
         another stack lies within `UNDER_CHIP_REACH` of a chip's width of a place its rows' next chip would take
         in one of its rows (`_next_places`; a King High $2 High laid against a $20 Seven, its bottom $1 hidden
         between the Seven's top chip and its own top one). What is laid later lies on top, so a payout's chip
-        cannot lie under its own wager's, laid before it (a Pick 2 $4 short pay laid against its $5 Ante was
-        sent to review for that room). All stacks' places are measured at once."""
+        cannot lie under a wager's, every wager laid before any payout (a Pick 2 $4 short pay laid against its $5
+        Ante was sent to review for that room; so was a $4 Play short pay laid centred on its spot, its next place
+        22 mm from the Ante's chip). All stacks' places are measured at once."""
         if len(stacks) < 2:
             return np.zeros(len(stacks), bool)
         at, owner, further = places
@@ -68,10 +69,12 @@ class MissedChipRoom:
         chip_owner = np.full(len(pts), -1)
         for k, st in enumerate(stacks):
             chip_owner[list(st.members)] = k
-        zone = np.array([st.zone or "" for st in stacks] + [""], object)  # [-1]: a chip of no stack
-        laid_before = np.array([_wager_of(z) for z in zone[:-1]], object)
+        zone = [st.zone for st in stacks]
+        payout = np.array([_wager_of(z) is not None for z in zone], bool)
+        # [-1]: a chip of no stack, which may be anything
+        wager = np.array([z is not None and _wager_of(z) is None for z in zone] + [False], bool)
         gap = np.linalg.norm(at[:, None] - pts[None], axis=-1)
-        other = (chip_owner[None] != owner[:, None]) & (zone[chip_owner][None] != laid_before[owner][:, None])
+        other = (chip_owner[None] != owner[:, None]) & ~(payout[owner][:, None] & wager[chip_owner][None])
         near = ((gap <= UNDER_CHIP_REACH * CHIP_MM) & other).any(1)
         return np.bincount(owner[near], minlength=len(stacks)) > 0
 

@@ -1112,3 +1112,17 @@ def test_a_wager_row_a_chip_short_off_its_spot_is_marked_for_the_tracker(oracle,
     # a row of three laid centred on its spot lies as a whole one
     centred = mapper.observe(_detections_of(mapper, cam, ChipStack([100] * 3, *z.centre), oracle, {}))[z.name]
     assert centred.chip_total == 300 and not centred.chips_short_row
+
+
+def test_a_payout_has_no_room_under_any_wager_all_laid_before_it(oracle):
+    # Pick 2, held-out video A69 15054 f8ec4b23: a true $4 Play short pay, laid centred on its spot, was sent to
+    # review as a chip of it could lie under the Ante's $5 chip, 22 mm from its row's next place. Every wager is laid
+    # before any payout, so a payout's chip lies on top of a wager's, never under it.
+    mapper, cam = _mapper("pick-2-poker")
+    ante, play, paid = (mapper.layout.zone(z).centre for z in ("seat2.ante", "seat2.play", "seat2.play.paid"))
+    scene = Scene(chips=[ChipStack([5], *ante), ChipStack([5], *play), ChipStack([1, 1, 1, 1], *paid)])
+    _, labels = render(mapper.layout, scene, cam, np.random.default_rng(0), effects=False)
+    obs = mapper.observe(oracle(labels))
+    assert obs["seat2.play.paid"].chips == [1, 1, 1, 1]
+    assert not obs["seat2.play.paid"].chips_under_room
+    assert obs["seat2.ante"].chips_under_room  # a wager's chip can still lie under a payout laid on top of it
