@@ -155,6 +155,7 @@ class _Zone:
     cand_short: int = 0  # how many read as a wager's lone row short of a full one, off its spot (`ZoneObs`)
     cand_hidden_room: bool = True  # a missed chip could have lain unseen in a candidate frame (`ZoneObs`)
     cand_reach_into: set[str] = field(default_factory=set)  # other betting spots its chips lay in (`ZoneObs`)
+    cand_hand: bool = False  # the dealer's hand lay over some spot of its seat in a candidate frame
     sure_again: int = 0  # confident frames of a state confirmed as uncertain, since it was confirmed
     emptied: int | None = None  # the candidate follows an empty run from this frame (see _emptied_first)
     prev_cand: tuple[Signature, int, int] | None = None  # the candidate before this one: (sig, first, left)
@@ -408,6 +409,7 @@ class ZoneTracker:
                 zone.cand_short += zo.chips_short_row
                 zone.cand_hidden_room |= zo.chips_hidden_room
                 zone.cand_reach_into |= zo.chips_reach_into
+                zone.cand_hand |= hand_at_seat
             else:
                 first = self._resumed_first(zone, sig, frame)
                 # Contents read before the empty run they follow were there through it: the hand, not a take.
@@ -419,6 +421,7 @@ class ZoneTracker:
                 zone.cand_gap = int(gap_doubt)
                 zone.cand_short = int(zo.chips_short_row)
                 zone.cand_reach_into = set(zo.chips_reach_into)
+                zone.cand_hand = hand_at_seat
             need = self.removal_frames if loss else self.stable_frames
             sure = zone.cand_count - zone.cand_uncertain
             # Certain once enough frames read it confidently; a partly hidden chip is often read
@@ -485,10 +488,15 @@ class ZoneTracker:
         with one, now with the other, and reading the payout as confirmed again does not tell which it is: the doubt
         stays until the payout confirms as something else (a High Tie $84 Side payout on a past-posted $14, its
         bottom $1 chip over the wager's top one, read $83 for 60 frames and $84 surely in one, the wager read $12 in
-        that one and $14 in the others)."""
+        that one and $14 in the others).
+
+        A spell read while the dealer's hand lay over some spot of the seat says nothing, as it says nothing of how
+        steadily a stack is read (`_unsteady`): the hand moves chips and its edge hides them (a Pick 2 $125 Ante
+        payout, a true short pay read $125 in plain view for 100 frames, read $150 surely in one as the hand
+        gathered the seat's cards; the round lifted it to the rules' $150; set A70, seed 15094)."""
         cand, steady = zone.cand_sig, zone.stable_sig
         if (cand is None or not name.endswith(".paid") or zone.stable.uncertain or zone.cand_uncertain
-                or cand[0] or steady[0] or not 0 < steady[1] < cand[1]):
+                or zone.cand_hand or cand[0] or steady[0] or not 0 < steady[1] < cand[1]):
             return None
         zone.sure_again = 0
         wager = self._zones.get(_wager_of(name))

@@ -498,6 +498,21 @@ def test_a_payout_read_surely_as_more_for_a_moment_is_unsure_until_read_surely_a
     assert [c.after.uncertain for c in _run(t, [wager(1)] * 4 + [wager(2), wager(1)])] == [False]
 
 
+def test_a_payout_read_surely_as_more_for_a_moment_as_the_hand_lay_over_its_seat_is_no_doubt():
+    # Pick 2, fresh video (set A70, seed 15094, round 0c1f81d8): a $125 Ante payout, a true short pay read $125 in plain
+    # view for 100 frames, read $150 surely in one as the dealer's hand gathered the seat's cards; the round took the
+    # $150 for what was paid and missed the short pay. The hand moves chips and its edge hides them.
+    paid = lambda total: {"seat4.ante.paid": ZoneObs(chips=[100, 25] + [25] * (total == 150),  # noqa: E731
+                                                     chips_min_confidence=0.9)}
+    t = ZoneTracker(stable_frames=3)
+    changes = _run(t, [paid(125)] * 4 + [paid(150), paid(125)], covered={4: {"seat4.cards"}})
+    assert [(c.after.chip_total, c.after.uncertain) for c in changes] == [(125, False)]
+    # the hand over another seat: the doubt as before
+    t = ZoneTracker(stable_frames=3)
+    changes = _run(t, [paid(125)] * 4 + [paid(150), paid(125)], covered={4: {"seat3.cards"}})
+    assert [(c.after.chip_total, c.after.uncertain) for c in changes] == [(125, False), (125, True)]
+
+
 def test_a_payout_read_larger_for_a_moment_as_its_wager_read_less_stays_unsure_when_read_as_before():
     # High Tie, video (set UU, 12082, round fffecba3): an $84 Side payout on a past-posted $14, its bottom $1 chip over
     # the wager's top one, read $83 surely for 60 frames and $84 in one, the wager read $12 in that one and $14 in the
