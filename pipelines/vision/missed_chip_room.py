@@ -69,10 +69,9 @@ class MissedChipRoom:
         chip_owner = np.full(len(pts), -1)
         for k, st in enumerate(stacks):
             chip_owner[list(st.members)] = k
-        zone = [st.zone for st in stacks]
-        payout = np.array([_wager_of(z) is not None for z in zone], bool)
-        # [-1]: a chip of no stack, which may be anything
-        wager = np.array([z is not None and _wager_of(z) is None for z in zone] + [False], bool)
+        payout = np.array([_wager_of(st.zone) is not None for st in stacks], bool)
+        placed = np.array([st.zone is not None for st in stacks], bool)
+        wager = np.append(placed & ~payout, False)  # [-1]: a chip of no stack, which may be anything
         gap = np.linalg.norm(at[:, None] - pts[None], axis=-1)
         other = (chip_owner[None] != owner[:, None]) & ~(payout[owner][:, None] & wager[chip_owner][None])
         near = ((gap <= UNDER_CHIP_REACH * CHIP_MM) & other).any(1)

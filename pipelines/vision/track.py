@@ -990,12 +990,17 @@ class ZoneTracker:
         if (name.endswith(".paid") or zone.stable.doubt != RESTLESS_CHIPS or not zo.chips_hidden_room
                 or zone.stable_sig[0]):
             return False
-        return any(total > zone.stable_sig[1] + 0.005 for total in ZoneTracker._read_surely(zone))
+        return ZoneTracker._read_surely_above(zone, zone.stable_sig[1])
 
     @staticmethod
     def _read_surely(zone: _Zone) -> tuple[float, ...]:
         """The chip totals read confidently since the spot last read empty (`ZoneState.read_surely`)."""
         return tuple(total for total, _, _ in ZoneTracker._read_surely_at(zone))
+
+    @staticmethod
+    def _read_surely_above(zone: _Zone, total: float) -> bool:
+        """Whether a chip total larger than `total` was read confidently since the spot last read empty."""
+        return any(t > total + 0.005 for t in ZoneTracker._read_surely(zone))
 
     @staticmethod
     def _read_surely_at(zone: _Zone) -> tuple[tuple[float, int, bool], ...]:
@@ -1059,7 +1064,7 @@ class ZoneTracker:
         if not (covered and not name.endswith(".paid") and cand is not None and zone.stable_sig == ((), 0.0)
                 and not cand[0] and not sig[0] and sig[1] > 0 and self._is_loss(cand, sig)):
             return False
-        return zone.cand_uncertain < zone.cand_count or any(total > sig[1] + 0.005 for total in self._read_surely(zone))
+        return zone.cand_uncertain < zone.cand_count or self._read_surely_above(zone, sig[1])
 
     def _loss_blips(self, zone: _Zone, frame: int) -> bool:
         """The candidate being replaced is one more of a run of losses, each read for fewer than `stable_frames`
