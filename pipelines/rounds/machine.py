@@ -710,14 +710,22 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
                 frames=FrameRange(start=start, end=max(start, end)), uncertain=ws.uncertain))
 
     def _laid_through(self, p: ChipInstance, name: str, paid: dict[str, ChipZone], used: set[int]) -> str | None:
-        """The paid spot of the same seat where a payout matched to its wager appeared just as `p`, a stack
-        matched to none, went after a moment: the dealer's hand carried the payout over `p`'s spot on its
-        way (a $40 Low payout read for 3 frames in the High's paid spot). None if there is none."""
+        """The paid spot of the same seat where a payout matched to its wager appeared, or grew by at least `p`'s
+        total, just as `p`, a stack matched to none, went after a moment: the dealer's hand carried the payout over
+        `p`'s spot on its way (a $40 Low payout read for 3 frames in the High's paid spot), or the zones counted the
+        payout's end chips in `p`'s spot until they read its row whole (King High, held-out set A65, seed 14891: the
+        $375 Low payout's two $25 chips read as $50 in the empty Suit's paid spot for four frames, gone as the Low's
+        payout rose from $25 to $375 with no hand over either). None if there is none."""
         if p.end is None or p.end - p.start > TRANSIT_S * self.fps:
             return None
         seat, near = parse_zone(name).seat, SAME_TIME_S * self.fps
+
+        def landed(q: ChipInstance) -> bool:
+            rises = zip(q.steps, q.steps[1:])
+            return abs(q.start - p.end) <= near or any(
+                abs(f - p.end) <= near and total - before >= p.peak - 0.005 for (_, before), (f, total) in rises)
         return next((other for other, zone in paid.items() if other != name and parse_zone(other).seat == seat
-                     and any(id(q) in used and abs(q.start - p.end) <= near for q in zone.instances)), None)
+                     and any(id(q) in used and landed(q) for q in zone.instances)), None)
 
     def _collected_through(self, p: ChipInstance, name: str, live: LiveRound) -> tuple[str, int] | None:
         """The betting spot, and the frame, whose stack went just before `p`, a stack in a paid spot matched to no
