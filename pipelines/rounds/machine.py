@@ -721,7 +721,7 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
         seat, near = parse_zone(name).seat, SAME_TIME_S * self.fps
 
         def landed(q: ChipInstance) -> bool:
-            rises = zip(q.steps, q.steps[1:])
+            rises = zip(q.steps, q.steps[1:], strict=False)
             return abs(q.start - p.end) <= near or any(
                 abs(f - p.end) <= near and total - before >= p.peak - 0.005 for (_, before), (f, total) in rises)
         return next((other for other, zone in paid.items() if other != name and parse_zone(other).seat == seat
