@@ -666,10 +666,15 @@ class SettlementDoubts:
         and dropped as noise (`ChipInstance.bumps`), at the frame it was first read: the boxes may give the payout's
         nearest chip to the wager for a few frames only (a High Tie $300 Double and its $300 payout, read $400 and
         $200 surely for four frames from just after the payout showed, else $300 and $400 or $500 and $200 with
-        doubt; held-out set A62, seed 14792)."""
+        doubt; held-out set A62, seed 14792). A rise first read with the dealer's hand over the wager's spot
+        (`CoverLog`) is no such bump: the hand was read as a chip (3 Card Monster, held-out set A72, seed 15193, round
+        c935d06a: a $40 Ante read as one $100 chip for three frames under the hand that took the Monster beside it,
+        its payout read right as $40 and left in doubt)."""
         near, lag = SAME_TIME_S * self.fps, PAYOUT_LAG_S * self.fps
         read = [(f, after) for f, _, after in ws.inst.changes_after(ws.lock)]
-        read += [(f, total) for f, total in ws.inst.bumps if bumps and f > ws.lock]
+        read += [(f, total) for f, total in ws.inst.bumps
+                 if bumps and f > ws.lock and not (self.cover is not None
+                                                   and self.cover.covered_through(ws.inst.zone, f, f))]
         return sorted((f, total) for f, total in read if p.start - lag - near <= f <= p.start + near)
 
     def _doubt_short_payouts(self, seen: list[WagerSeen], expected: list[Settlement], live: LiveRound) -> None:
