@@ -259,28 +259,31 @@ class SettlementDoubts:
         stack the zones cannot place with certainty (chips reaching into another spot, a row of an odd length;
         `ZoneMapper.group_stacks`). The note names both, as the reading does not say which.
 
-        A payout read with doubt as exactly what the rules pay is no doubt. Where its one doubt is that its chips
-        reach into another betting spot (a King High payout of five chips laid beside its wager runs into the empty
-        spot next to it), another stack read with it would make it the rules' amount only if the dealer had also
-        underpaid by just that stack, whose own spot would read short or empty. Where a chip of it was read below
-        the detector's confidence, a misreading would have to make up for a payout error to the chip. On the
-        thirty-ninth session's four fresh sets (King High), each of seven payouts so read as the rules' amount was
-        right, and each of three read with doubt as another amount was wrong (a $4 Pokerpot payout read $503): the doubt
-        matters where the reading would flag the dealer, and a misread chip that hid a payout error exactly is
-        the one it lets through. Nor is a payout doubted only for chips lying in betting spots that held no stack of
-        their own (`_reaches_only_into_bare_spots`), whatever it reads, unless it won and was also read surely, in
-        frames too few to confirm, as the rules' amount: then the reading confirmed and the sure one disagree, and
-        the chips in the bare spot may be no part of it (King High, A46 seed 14121, round 0f0ba5b2 as the seventy-first
-        session rendered it: a Suit payout confirmed as another amount than the rules pay, its one doubt chips lying
-        in an empty spot, read surely as the rules' amount in a few frames: the lift made the round wrong). A sure
-        reading last made under the dealer's hand, as it laid the payout, is no such reading
-        (`_read_surely_as_rules_pay_in_view`)."""
+        A payout read with doubt as exactly what the rules pay is no doubt, nor one read as exactly what they pay on its
+        wager as raised after bets closed and lying so when paid (`_paid_on_raise`: a past-post the dealer paid; King
+        High, held-out set A67, seed 14971, round cb66b4f8: a $25 Pokerpot past-posted to $29, its $58 payout read right
+        and surely, with doubt only for its chips reaching into the wager's spot). Where its one doubt is that its chips
+        reach into another betting spot (a King High payout of five chips laid beside its wager runs into the empty spot
+        next to it), another stack read with it would make it the rules' amount only if the dealer had also underpaid by
+        just that stack, whose own spot would read short or empty. Where a chip of it was read below the detector's
+        confidence, a misreading would have to make up for a payout error to the chip. On the thirty-ninth session's
+        four fresh sets (King High), each of seven payouts so read as the rules' amount was right, and each of three
+        read with doubt as another amount was wrong (a $4 Pokerpot payout read $503): the doubt matters where the
+        reading would flag the dealer, and a misread chip that hid a payout error exactly is the one it lets through.
+        Nor is a payout doubted only for chips lying in betting spots that held no stack of their own
+        (`_reaches_only_into_bare_spots`), whatever it reads, unless it won and was also read surely, in frames too few
+        to confirm, as the rules' amount: then the reading confirmed and the sure one disagree, and the chips in the
+        bare spot may be no part of it (King High, A46 seed 14121, round 0f0ba5b2 as the seventy-first session rendered
+        it: a Suit payout confirmed as another amount than the rules pay, its one doubt chips lying in an empty spot,
+        read surely as the rules' amount in a few frames: the lift made the round wrong). A sure reading last made under
+        the dealer's hand, as it laid the payout, is no such reading (`_read_surely_as_rules_pay_in_view`)."""
         net = _rules_net(expected)
         for ws in seen:
             won = ws.outcome == "win"
             for inst in (ws.inst, ws.payout):
                 if inst is ws.payout and inst is not None and inst.uncertain and (
-                        (won and _as_rules_pay(net, ws, ws.paid) and not _paid_short_of_raise(net, ws))
+                        (won and ((_as_rules_pay(net, ws, ws.paid) and not _paid_short_of_raise(net, ws))
+                                  or _paid_on_raise(net, ws)))
                         or (_reaches_only_into_bare_spots(inst, live)
                             and not (won and self._read_surely_as_rules_pay_in_view(net, ws)))):
                     continue
@@ -867,6 +870,12 @@ def _paid_short_of_raise(net: dict[tuple[int, str, int], float], ws: WagerSeen) 
     the locked amount may have a chip of it unseen (`SettlementDoubts._payouts_read_otherwise_as_rules_pay`)."""
     return _raised_before_paid(ws) and not _as_rules_pay_on_raised(net, ws, ws.inst.value_at(ws.payout.start),
                                                                    ws.paid)
+
+
+def _paid_on_raise(net: dict[tuple[int, str, int], float], ws: WagerSeen) -> bool:
+    """`ws` was read raised after its lock, before its payout was laid, and lay so when paid, and the payout is
+    exactly what the rules pay on the raise."""
+    return _raised_before_paid(ws) and _as_rules_pay_on_raised(net, ws, ws.inst.value_at(ws.payout.start), ws.paid)
 
 
 def _raised_before_paid(ws: WagerSeen) -> bool:

@@ -113,6 +113,17 @@ def test_a_payout_read_with_doubt_as_the_rules_pay_on_the_locked_amount_of_a_rai
     assert _payout_read_unsure(120.0, raised_at=600) == []
 
 
+def test_a_payout_read_with_doubt_as_the_rules_pay_on_the_raise_it_was_laid_against_is_no_doubt():
+    # King High, held-out set A67, seed 14971, round cb66b4f8: a $25 Pokerpot past-posted to $29 and paid $58, what
+    # the rules pay on the raise, read so surely, its doubt only chips reaching into the wager's spot: left in doubt.
+    # Here a $40 Suit raised to $50 and paid the $150 the rules pay on $50.
+    assert _payout_read_unsure(150.0, raised_at=500) == []
+    # raised only after the payout was laid, or paid some other amount: the doubt stays
+    for paid, raised_at in ((150.0, 600), (140.0, 500)):
+        (note,) = _payout_read_unsure(paid, raised_at=raised_at)
+        assert "seat5.suit_c.paid read with doubt at frame 578" in note
+
+
 def test_a_payout_doubted_only_for_reaching_into_spots_that_held_no_stack_is_no_doubt():
     # fortieth session, set 11101: an $18 King High Suit payout (the dealer overpaid a $6 wager), six chips laid
     # beside it, the last in the Suit spot next to it, which held nothing all round: no other stack could be in it
