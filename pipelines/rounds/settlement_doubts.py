@@ -287,8 +287,10 @@ class SettlementDoubts:
                         or (_reaches_only_into_bare_spots(inst, live)
                             and not (won and self._read_surely_as_rules_pay_in_view(net, ws)))):
                     continue
-                if inst is not None and inst.uncertain:
-                    frame = inst.doubtful_frames()[0]
+                frames = [] if inst is None else [f for f in inst.doubtful_frames()
+                                                  if inst is not ws.inst or not _dip_read_back(ws, f)]
+                if frames:
+                    frame = frames[0]
                     why = _why_doubted(inst, frame)
                     _doubt_wager(live, ws, f"{inst.zone} read with doubt at frame {frame} ({why})")
 
@@ -816,6 +818,21 @@ def _growths(p: ChipInstance) -> list[tuple[int, float, float]]:
             out.append((f, total, most))
         most = max(most, total)
     return out
+
+def _dip_read_back(ws: WagerSeen, frame: int) -> bool:
+    """`ws`'s step at `frame`, after its lock, read it below its locked amount, and a later step read it back at just
+    that amount surely, every step between reading less: a dip, no fall (`WagerSeen.falls`), and what the dip read,
+    with doubt, is no fact of the round (King High, set A70, seed 15081, round cb66b4f8: a losing $400 Pokerpot read
+    $300 with a $100 chip at 0.5-0.75 for 26 frames as the hand took the seat's cards, then $400 surely until taken)."""
+    steps, locked = ws.inst.steps, ws.wager.amount
+    if frame <= ws.lock:
+        return False
+    start = next(k for k, (f, _) in enumerate(steps) if f == frame)
+    for f, total in steps[start:]:
+        if total >= locked - 0.005:
+            return abs(total - locked) < 0.005 and f not in ws.inst.doubtful
+    return False
+
 
 def _rules_net(expected: list[Settlement]) -> dict[tuple[int, str, int], float]:
     """Each wager's net by the rules (on a win, what they pay), by (seat, spot, hand)."""

@@ -230,3 +230,34 @@ def test_of_a_peak_and_a_lower_reading_the_one_read_in_plain_view_is_the_payout(
     for both in (False, True):
         paid, (note,) = _shrunk(5.0, 12, cover=True, room=(both, both), peak=10.0)
         assert paid == 10.0 and "a laid payout does not shrink" in note
+
+
+def _wager_dip_notes(steps: list[tuple[int, float]], doubtful: set[int]) -> list[str]:
+    """A losing King High $400 Pokerpot locked at frame 24, read as `steps`, those at `doubtful` with doubt."""
+    from pipelines.games.round import Wager
+    from pipelines.games.settlement import Settlement
+    from pipelines.rounds.king_high import KingHighMachine
+    from pipelines.rounds.live import LiveRound, WagerSeen
+    from pipelines.rounds.timeline import ChipInstance
+
+    live = LiveRound(start=0, last=340)
+    inst = ChipInstance("seat3.pokerpot", 1, steps, end=332, doubtful=set(doubtful))
+    ws = WagerSeen(Wager(seat=3, spot="pokerpot", hand=0, amount=400.0), inst, 24, "seat3.pokerpot.paid",
+                   outcome="lose", settled_at=332)
+    rule = Settlement(seat=3, spot="pokerpot", hand=0, wagered=400.0, amount=400.0, outcome="lose", net=-400.0,
+                      line="pokerpot", order=0, rule="test")
+    KingHighMachine("T1")._doubt_stacks_read_unsure([ws], [rule], live)
+    return live.notes
+
+
+def test_a_wager_dip_read_with_doubt_and_read_back_surely_at_its_locked_amount_is_no_doubt():
+    # King High, set A70, seed 15081, round cb66b4f8: a losing $400 Pokerpot read $300 with doubt for 26 frames as the
+    # hand took the seat's cards, then $400 surely until taken: left in doubt, though nothing of the round rests on it
+    assert _wager_dip_notes([(1, 400.0), (249, 300.0), (275, 400.0)], {249}) == []
+    # never read back, read back with doubt, read back larger, or doubted at its lock: the doubt stays
+    for steps, doubtful in (([(1, 400.0), (249, 300.0)], {249}),
+                            ([(1, 400.0), (249, 300.0), (275, 400.0)], {249, 275}),
+                            ([(1, 400.0), (249, 300.0), (275, 500.0)], {249}),
+                            ([(1, 400.0), (249, 300.0), (275, 400.0)], {1})):
+        (note,) = _wager_dip_notes(steps, doubtful)
+        assert "seat3.pokerpot read with doubt" in note
