@@ -17,6 +17,7 @@ Anything that does not add up makes the round `incomplete` with a note, never a 
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
@@ -721,9 +722,8 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
         seat, near = parse_zone(name).seat, SAME_TIME_S * self.fps
 
         def landed(q: ChipInstance) -> bool:
-            rises = zip(q.steps, q.steps[1:], strict=False)
-            return abs(q.start - p.end) <= near or any(
-                abs(f - p.end) <= near and total - before >= p.peak - 0.005 for (_, before), (f, total) in rises)
+            return abs(q.start - p.end) <= near or any(abs(f - p.end) <= near and total - before >= p.peak - 0.005
+                                                       for (_, before), (f, total) in itertools.pairwise(q.steps))
         return next((other for other, zone in paid.items() if other != name and parse_zone(other).seat == seat
                      and any(id(q) in used and landed(q) for q in zone.instances)), None)
 

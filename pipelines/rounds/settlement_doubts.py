@@ -282,8 +282,7 @@ class SettlementDoubts:
             won = ws.outcome == "win"
             for inst in (ws.inst, ws.payout):
                 if inst is ws.payout and inst is not None and inst.uncertain and (
-                        (won and ((_as_rules_pay(net, ws, ws.paid) and not _paid_short_of_raise(net, ws))
-                                  or _paid_on_raise(net, ws)))
+                        (won and _paid_as_rules_pay_as_laid(net, ws))
                         or (_reaches_only_into_bare_spots(inst, live)
                             and not (won and self._read_surely_as_rules_pay_in_view(net, ws)))):
                     continue
@@ -888,14 +887,19 @@ def _paid_short_of_raise(net: dict[tuple[int, str, int], float], ws: WagerSeen) 
     """`ws` was read raised after its lock, before its payout was laid, and lay so when paid, and the payout is not
     what the rules pay on the raise: a past-post the dealer paid is paid on the raise, so a payout read as the pay on
     the locked amount may have a chip of it unseen (`SettlementDoubts._payouts_read_otherwise_as_rules_pay`)."""
-    return _raised_before_paid(ws) and not _as_rules_pay_on_raised(net, ws, ws.inst.value_at(ws.payout.start),
-                                                                   ws.paid)
+    return _raised_before_paid(ws) and not _paid_on_raise(net, ws)
 
 
 def _paid_on_raise(net: dict[tuple[int, str, int], float], ws: WagerSeen) -> bool:
     """`ws` was read raised after its lock, before its payout was laid, and lay so when paid, and the payout is
     exactly what the rules pay on the raise."""
     return _raised_before_paid(ws) and _as_rules_pay_on_raised(net, ws, ws.inst.value_at(ws.payout.start), ws.paid)
+
+
+def _paid_as_rules_pay_as_laid(net: dict[tuple[int, str, int], float], ws: WagerSeen) -> bool:
+    """The payout is exactly what the rules pay on the wager as it lay when paid: on the raise where it was raised
+    before its payout was laid (`_paid_on_raise`), else on its locked amount."""
+    return _paid_on_raise(net, ws) if _raised_before_paid(ws) else _as_rules_pay(net, ws, ws.paid)
 
 
 def _raised_before_paid(ws: WagerSeen) -> bool:
