@@ -28,6 +28,7 @@ from .timings import (
     PEAK_UNHANDED_S,
     REACHING_S,
     SAME_TIME_S,
+    TRANSIT_S,
     UNHANDED_GONE_S,
     UNREAD_GONE_S,
 )
@@ -326,8 +327,7 @@ class SettlementDoubts:
                                            "closed")
                     break
 
-    @staticmethod
-    def _doubt_read_more_before_close(seen: list[WagerSeen], live: LiveRound) -> None:
+    def _doubt_read_more_before_close(self, seen: list[WagerSeen], live: LiveRound) -> None:
         """A wager read surely as a larger total, never confirmed, between the frame it was laid and the close that
         locked it: a chip of it may go unseen in the other frames (under the stack beside it, or two chips read as one
         box), so the amount locked is not certain. Before bets close no payout lies against it to be read with it.
@@ -341,18 +341,30 @@ class SettlementDoubts:
         meet, a chip of the one beside it, or a box that is no chip, may be counted in it. (Both wrong wagers above,
         and a 3 Card Monster $300 Monster locked at $200, A52 14393 cb66b4f8, were read whole in a frame they lay
         clear of every other stack; a King High $100 High read $200 in two frames, A49 14241 cb66b4f8, and a 3 Card
-        Monster $10 Ante read $15 in one, A52 14363 cb66b4f8, both read right, were read so only against another.)"""
+        Monster $10 Ante read $15 in one, A52 14363 cb66b4f8, both read right, were read so only against another.)
+
+        Nor is a larger total whose surplus is what the seat laid in another spot just after (`_carried_over`)."""
         for ws in seen:
             if ws.lock <= ws.inst.start:
                 continue  # placed as a decision: locked when placed
             steps = {v for _, v in ws.inst.steps}
             more = sorted((t, f) for t, f in ws.inst.read_surely_at.items()
                           if t > ws.wager.amount + 0.005 and t not in steps and ws.inst.start <= f <= ws.lock
-                          and t in ws.inst.read_clear)
+                          and t in ws.inst.read_clear and not self._carried_over(ws, t - ws.wager.amount, f, seen))
             if more:
                 _doubt_wager(live, ws, f"read surely as {more[-1][0]:g} at frame {more[-1][1]}, before bets closed "
                                        f"at frame {ws.lock}, though locked at {ws.wager.amount:g}: a chip of it may "
                                        "have gone unseen in its other frames")
+
+    def _carried_over(self, ws: WagerSeen, surplus: float, frame: int, seen: list[WagerSeen]) -> bool:
+        """A wager read as `surplus` more at `frame`, where a stack of that total was first read in another spot of
+        its seat within `TRANSIT_S` after: those were the chips on their way there, over this wager's spot. (King
+        High, A66 14931 800005b9: a $25 High Run read $125 surely for one frame, two frames before a $100 High was
+        laid beside it; the round was left in doubt.)"""
+        soon = TRANSIT_S * self.fps
+        return any(o is not ws and o.key[0] == ws.key[0] and o.inst.zone != ws.inst.zone and o.inst.steps
+                   and 0 < o.inst.steps[0][0] - frame <= soon and abs(o.inst.steps[0][1] - surplus) < 0.005
+                   for o in seen)
 
     @staticmethod
     def _doubt_rises_as_stack_read_whole(seen: list[WagerSeen], live: LiveRound) -> None:

@@ -60,3 +60,29 @@ def test_a_wager_read_surely_as_more_only_against_another_stack_is_no_doubt(agai
     doubted = [n for n in rnd.notes if n.startswith(f"seat {w.seat} {w.spot}") and "before bets closed" in n]
     assert bool(doubted) != against_another, rnd.notes
     assert compare_rounds([rnd], [truth])[0].result == ("exact" if against_another else "incomplete"), rnd.notes
+
+
+@pytest.mark.parametrize("as_laid_beside", [True, False])
+def test_a_surplus_laid_in_another_spot_just_after_is_no_doubt(as_laid_beside):
+    # Chips on their way to another spot of the seat pass over the wager's: a King High $25 High Run read $125 surely
+    # for one frame, two frames before the seat's $100 High was laid beside it (set A66, seed 14931, round 800005b9).
+    # A surplus that is not what was laid there stays a doubt.
+    scripted, setup, mapper, scenes = scripted_session(GAME, 3, 4)
+    truth = scripted[0].round
+    w, beside = next((w, o) for w in truth.wagers for o in truth.wagers
+                     if o.seat == w.seat and o.spot != w.spot and w.frames.start + 2 <= o.frames.start
+                     < lock_frame(truth, w.frames.start))
+    zone, other = f"seat{w.seat}.{w.spot}", f"seat{beside.seat}.{beside.spot}"
+    phantom_at = beside.frames.start - 1
+    laid = mapper.observe_scene(scenes[lock_frame(truth, w.frames.start)])[other].chips
+    surplus = list(laid) if as_laid_beside else [*laid, laid[-1]]
+
+    def carried_over(frame: int, obs: FrameObs) -> None:
+        if frame == phantom_at and zone in obs:
+            o = obs[zone]
+            obs[zone] = replace(o, chips=[*o.chips, *surplus], chips_under_room=False)
+
+    rnd = nearest_round(rounds_with_edited_observations(GAME, scripted, setup, carried_over), truth)
+    doubted = [n for n in rnd.notes if n.startswith(f"seat {w.seat} {w.spot}") and "before bets closed" in n]
+    assert bool(doubted) != as_laid_beside, rnd.notes
+    assert compare_rounds([rnd], [truth])[0].result == ("exact" if as_laid_beside else "incomplete"), rnd.notes
