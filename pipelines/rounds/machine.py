@@ -337,11 +337,12 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
 
     def _drop_unread_beyond_packet(self, live: LiveRound) -> None:
         """A seat's card area holding every card the game deals a seat (`seat_cards`), each read, and more slots first
-        seen only after all of them were read, never read as a face or a back and only with doubt: those are no cards
-        (3 Card Monster, held-out sets A47 and A48: three times in 108 rounds, after a seat's four cards were read
-        surely, a fifth box over the overlap of two of them, at 0.73-0.76 and unreadable, from the settlement to the
-        clearing). A card dealt in excess is a card: its face or back is read. As `_cards_sure` drops a card read
-        again where all the cards dealt were read surely."""
+        seen no sooner than the last of them was read, never read as a face or a back and only with doubt: those are
+        no cards (3 Card Monster, held-out sets A47 and A48: three times in 108 rounds, after a seat's four cards were
+        read surely, a fifth box over the overlap of two of them, at 0.73-0.76 and unreadable, from the settlement to
+        the clearing; held-out set A75, seed 15283, round cb66b4f8: the dealer's sleeve, boxed at 0.65-0.74 beside the
+        packet from the frame its fourth card was turned over). A card dealt in excess is a card: its face or back is
+        read. As `_cards_sure` drops a card read again where all the cards dealt were read surely."""
         dealt = self.seat_cards
         if not dealt:
             return
@@ -352,14 +353,14 @@ class RoundMachine(SettlementDoubts, SettlementOrder):
             read = [s for s in zone.slots if s.seen]
             extra = [s for s in zone.slots if not s.seen]
             if (len(read) != dealt or not extra or not all(s.back is None and s.uncertain for s in extra)
-                    or min(s.frame for s in extra) <= max(s.read_at or s.frame for s in read)):
+                    or min(s.frame for s in extra) < max(s.read_at or s.frame for s in read)):
                 continue
             gone = {id(s) for s in extra}
             zone.slots = read
             live.slots[:] = [s for s in live.slots if id(s) not in gone]
             frames = {s.frame for s in extra}
             live.notes[:] = [n for n in live.notes if _observation_frame(n, name) not in frames]
-            live.note(f"inferred: {name}: {len(extra)} card(s) first seen at frame {min(frames)}, after all {dealt} "
+            live.note(f"inferred: {name}: {len(extra)} card(s) first seen at frame {min(frames)}, once all {dealt} "
                       f"cards dealt to a seat were read, never read as a face or a back: no card")
 
     @staticmethod

@@ -459,12 +459,18 @@ class CardZone:
         # With new cards in view as well, where each lies tells a known card read again (in its own place)
         # from one more card (elsewhere, the known card hidden under it or under the dealer's hand).
         arrived = len(state.cards) > len(self.present)
+        back_within = REREAD_MM if dealt_over else REREAD_BACK_MM
         for pos, c in fresh:
+            # A face where a face-down card lay is that card turned over, though a box that is no card may read as
+            # one more unread card meanwhile (3 Card Monster, held-out set A75, seed 15283, round cb66b4f8: the
+            # dealer's sleeve read as an unread face beside the packet as the fourth card was turned, taken for a
+            # fifth card and the fourth for never turned).
+            in_place = [s for s in hidden_down if _mm(s.at, spots[pos]) <= back_within]
             # A face-down card no longer seen face down, and one more face-up card: it was turned over.
-            if len(hidden_down) > down_seen:
+            if len(hidden_down) > down_seen or in_place:
                 # A face first seen unread is the likelier one read now (High Tie: a 7h under the hand read as a
                 # face for a few frames, then read, was taken for a card dealt face down and turned over).
-                slot = next((s for s in hidden_down if s.face_unread), hidden_down[0])
+                slot = in_place[0] if in_place else next((s for s in hidden_down if s.face_unread), hidden_down[0])
                 hidden_down.remove(slot)
                 slot.read_as(c, frame, spots[pos], state.uncertain)
                 slot.back = slot.back or backs[pos]
@@ -492,7 +498,6 @@ class CardZone:
         more_down = max(0, down_seen - len(hidden_down))
         # The new unread cards that are faces, not backs (which of them lies where does not matter: none is read).
         faces = down_seen - backs_seen - sum(s.face_unread for s in hidden_down)
-        back_within = REREAD_MM if dealt_over else REREAD_BACK_MM
         for pos in down_at[len(down_at) - more_down:] if more_down else []:  # dealt left to right: new ones last
             if misread and _mm((near := _nearest(misread, spots[pos])).at, spots[pos]) <= back_within:
                 # A known face-up card out of view, in its own place, read as a back: dealt cards are not turned
