@@ -172,20 +172,33 @@ class SettlementDoubts:
         the payout's chip). A doubt for being read as other totals (`UNSTEADY_STACK`) may come after the wager's end:
         a removal is dated to its first empty frame and confirmed frames later, and the readings as other totals
         meanwhile were of the stacks being gathered (a King High $300 Suit and its $900 payout, the doubt at frame
-        423, the take dated 420)."""
+        423, the take dated 420).
+
+        Nor is a doubt from before the payout showed, where the wager was also read surely as the amount locked and
+        its payout, confirmed with no doubt, is exactly what the rules pay on that (`_locked_read_surely_and_paid`)."""
+        net = _rules_net(expected)
         for ws, p, on_table in _paid_as_rules_pay(seen, expected, live):
             ws.paid_as_rules_from = p.start
             end = ws.inst.end if ws.inst.end is not None else live.last + 1
             later = [n for n in live.notes if (f := _observation_frame(n, ws.inst.zone)) is not None
                      and p.start <= f and (f <= end or n.endswith(UNSTEADY_STACK))]
             ws.inst.doubtful -= {f for f in ws.inst.doubtful if f >= p.start}
+            if ws.inst.uncertain and _locked_read_surely_and_paid(net, ws):
+                for n in [n for n in live.notes if (f := _observation_frame(n, ws.inst.zone)) is not None
+                          and ws.inst.start <= f < p.start]:
+                    live.notes.remove(n)
+                ws.inst.doubtful.clear()
+                ws.uncertain = False
+                live.note(f"inferred: {_about(ws)}: read with doubt before its payout showed, but read surely as the "
+                          f"{ws.wager.amount:g} locked, and paid {ws.paid:g} with no doubt, what the rules pay on that")
             if not later or ws.inst.uncertain:
                 continue
             for n in later:
                 live.notes.remove(n)
             ws.uncertain = False
+            paid_on = ws.wager.amount if _as_rules_pay(net, ws, ws.paid) else on_table
             live.note(f"inferred: {_about(ws)}: read with doubt only once its payout of {ws.paid:g} showed (frame "
-                      f"{p.start}), read surely as the rules pay on the {on_table:g} it was paid on")
+                      f"{p.start}), read surely as the rules pay on the {paid_on:g} it was paid on")
 
     @staticmethod
     def _doubt_payout_read_with_wager(seen: list[WagerSeen], exp_outcome: dict[tuple[int, str, int], str],
@@ -846,6 +859,17 @@ def _dip_read_back(ws: WagerSeen, frame: int) -> bool:
         if total >= locked - 0.005:
             return abs(total - locked) < 0.005 and f not in ws.inst.doubtful
     return False
+
+
+def _locked_read_surely_and_paid(net: dict[tuple[int, str, int], float], ws: WagerSeen) -> bool:
+    """`ws`, paid exactly what the rules pay on the amount it was locked at (`net` from `_rules_net`), was read surely
+    as that amount in some frame, and its payout was confirmed with no doubt: a wager read with doubt as
+    another amount would have had to hide a payout error of just the rules' pay on the difference for the round to be
+    wrong. (King High, held-out set A76, seed 15351, round cb66b4f8: a $300 Seven whose third $100 chip was read at
+    0.37-0.55 in most frames, surely in a few, paid $3,300 at 11 to 1, read surely; the round was left in doubt.)"""
+    p, locked = ws.payout, ws.wager.amount
+    return (p is not None and not p.uncertain and _as_rules_pay(net, ws, ws.paid)
+            and any(abs(t - locked) < 0.005 for t in ws.inst.read_surely))
 
 
 def _rules_net(expected: list[Settlement]) -> dict[tuple[int, str, int], float]:
