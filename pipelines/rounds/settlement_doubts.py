@@ -174,8 +174,9 @@ class SettlementDoubts:
         meanwhile were of the stacks being gathered (a King High $300 Suit and its $900 payout, the doubt at frame
         423, the take dated 420).
 
-        Nor is a doubt from before the payout showed, where the wager was also read surely as the amount locked and
-        its payout, confirmed with no doubt, is exactly what the rules pay on that (`_locked_read_surely_and_paid`)."""
+        Nor is a doubt on the amount locked, read up to the close, where the wager was also read surely as that amount
+        and its payout, confirmed with no doubt, is exactly what the rules pay on it (`_locked_read_surely_and_paid`).
+        A doubt on a change after the close stays: a rise and a fall there are where a past-post or a pinch would be."""
         net = _rules_net(expected)
         for ws, p, on_table in _paid_as_rules_pay(seen, expected, live):
             ws.paid_as_rules_from = p.start
@@ -183,13 +184,14 @@ class SettlementDoubts:
             later = [n for n in live.notes if (f := _observation_frame(n, ws.inst.zone)) is not None
                      and p.start <= f and (f <= end or n.endswith(UNSTEADY_STACK))]
             ws.inst.doubtful -= {f for f in ws.inst.doubtful if f >= p.start}
-            if ws.inst.uncertain and _locked_read_surely_and_paid(net, ws):
+            locked = {f for f in ws.inst.doubtful if f <= ws.lock}
+            if locked and _locked_read_surely_and_paid(net, ws):
                 for n in [n for n in live.notes if (f := _observation_frame(n, ws.inst.zone)) is not None
-                          and ws.inst.start <= f < p.start]:
+                          and ws.inst.start <= f <= ws.lock]:
                     live.notes.remove(n)
-                ws.inst.doubtful.clear()
-                ws.uncertain = False
-                live.note(f"inferred: {_about(ws)}: read with doubt before its payout showed, but read surely as the "
+                ws.inst.doubtful -= locked
+                ws.uncertain = ws.inst.uncertain
+                live.note(f"inferred: {_about(ws)}: read with doubt as bets closed, but read surely as the "
                           f"{ws.wager.amount:g} locked, and paid {ws.paid:g} with no doubt, what the rules pay on that")
             if not later or ws.inst.uncertain:
                 continue

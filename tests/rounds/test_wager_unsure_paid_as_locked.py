@@ -1,4 +1,4 @@
-"""A winning wager read with doubt before its payout showed, but read surely as the amount locked in some frames, whose
+"""A winning wager read with doubt as bets closed, but read surely as the amount locked in some frames, whose
 payout was confirmed with no doubt as exactly what the rules pay on that amount, is no doubt
 (`SettlementDoubts._paid_wagers_read_later`, `_locked_read_surely_and_paid`): for the round to be wrong, the misread
 chip would have had to hide a payout error of just the rules' pay on it. Never read surely as that amount, the doubt
@@ -20,9 +20,9 @@ SURE = 2  # frames the wager is read surely, as it is laid
 
 
 @pytest.mark.parametrize("read_surely", [True, False])
-def test_a_wager_read_with_doubt_before_its_payout_paid_as_locked(read_surely):
+def test_a_wager_read_with_doubt_as_bets_closed_paid_as_locked(read_surely):
     # King High, held-out set A76, seed 15351, round cb66b4f8: a $300 Seven whose third $100 chip was read at
-    # 0.37-0.55 in most of its frames before its payout and surely in a few, paid $3,300, read surely.
+    # 0.37-0.55 in most of its frames as bets closed and surely in a few, paid $3,300, read surely.
     scripted, setup, mapper, scenes = scripted_session(GAME, 3, 4)
     truth = scripted[0].round
     won = {(s.seat, s.spot, s.hand): s for s in truth.settlements if s.outcome == "win" and s.paid > 0}
@@ -40,6 +40,6 @@ def test_a_wager_read_with_doubt_before_its_payout_paid_as_locked(read_surely):
             obs[zone] = replace(obs[zone], chips_uncertain=True, chips_doubt_other=True, chips_min_confidence=0.45)
 
     rnd = nearest_round(rounds_with_edited_observations(GAME, scripted, setup, unsure_while_laid), truth)
-    lifted = [n for n in rnd.notes if n.startswith("inferred: ") and "read with doubt before its payout showed" in n]
+    lifted = [n for n in rnd.notes if n.startswith("inferred: ") and "read with doubt as bets closed" in n]
     assert bool(lifted) == read_surely, rnd.notes
     assert compare_rounds([rnd], [truth])[0].result == ("exact" if read_surely else "incomplete"), rnd.notes
