@@ -4,7 +4,8 @@ Cards go to card areas (kinds cards, card_box, discard, shoe) by containment of 
 areas may be nested (blackjack `seatN.cards` holds `seatN.cards.1` and `.2` for split hands): a card is
 reported in *every* card area that contains it, so rounds/ reads `seatN.cards` for an unsplit hand and
 `seatN.cards.H` after a split. A card just outside every area (a sideways double-down card) goes to the
-nearest one within `card_reach_mm`.
+nearest one within `card_reach_mm`. A card box lying almost wholly inside a more confident, much larger card box
+is that card boxed again in part, no card of its own (`card_boxes.py`).
 
 Chips go to bet, paid and tray zones by *stack*, never chip by chip: stacks are drawn spread (each chip
 `ChipSpread.step_mm` from the next along a fixed direction, rows of `per_row`, rows `row_pitch_mm` apart),
@@ -54,6 +55,7 @@ from matplotlib.path import Path as MplPath
 
 from pipelines.games.layout import Layout
 
+from .card_boxes import parts_of_cards
 from .chip_box_checks import ChipBoxChecks, _hollow_in_rows, _vouched
 from .chip_boxes import chip_centres, share_under
 from .chip_stacks import (
@@ -388,12 +390,13 @@ class ZoneMapper(ChipBoxChecks, MissedChipRoom, SceneObservation):
         cards = np.asarray(data.get("card", np.full(n, "", object)), dtype=object)
         chip_vals = np.asarray(data.get("chip_value", np.zeros(n, int)))
         is_card = (names == "card") | np.char.startswith(names.astype(str), "back_")
+        conf = (np.asarray(detections.confidence, np.float64) if detections.confidence is not None
+                else np.ones(n))
+        is_card[np.flatnonzero(is_card)[parts_of_cards(xyxy[is_card], conf[is_card])]] = False  # a card boxed again
         centres_px = np.stack([(xyxy[:, 0] + xyxy[:, 2]) / 2, (xyxy[:, 1] + xyxy[:, 3]) / 2], 1)
         centres_px[chip_vals > 0] = chip_centres(xyxy[chip_vals > 0], xyxy[is_card])
         centres = self.to_table(centres_px)
         uncertain = np.array(data.get("uncertain", np.zeros(n, bool)), dtype=bool)  # a copy: set below
-        conf = (np.asarray(detections.confidence, np.float64) if detections.confidence is not None
-                else np.ones(n))
         card_conf = np.asarray(data.get("card_confidence", conf), np.float64)
 
         card_idx = np.flatnonzero(is_card)
