@@ -134,7 +134,7 @@ class SettlementDoubts:
         A48, seed 14231, round cb66b4f8: a $2 Low past-posted to $3 and paid $3, the payout's third $1 read at
         0.26-0.47 in most frames and missed in a few, was read as the $2 the rules pay on the $2 locked)."""
         net = _rules_net(expected)
-        for ws, p, _ in _paid_as_rules_pay(seen, expected, live):
+        for ws, p, _ in _paid_as_rules_pay(seen, net, live):
             if _paid_short_of_raise(net, ws):
                 continue
             otherwise = [(f, n) for n in live.notes if _answered_by_rules_pay(n, ws, p)
@@ -178,7 +178,7 @@ class SettlementDoubts:
         and its payout, confirmed with no doubt, is exactly what the rules pay on it (`_locked_read_surely_and_paid`).
         A doubt on a change after the close stays: a rise and a fall there are where a past-post or a pinch would be."""
         net = _rules_net(expected)
-        for ws, p, on_table in _paid_as_rules_pay(seen, expected, live):
+        for ws, p, on_table in _paid_as_rules_pay(seen, net, live):
             ws.paid_as_rules_from = p.start
             end = ws.inst.end if ws.inst.end is not None else live.last + 1
             later = [n for n in live.notes if (f := _observation_frame(n, ws.inst.zone)) is not None
@@ -947,12 +947,12 @@ def _raised_before_paid(ws: WagerSeen) -> bool:
             and ws.inst.value_at(p.start) > ws.wager.amount + 0.005)
 
 
-def _paid_as_rules_pay(seen: list[WagerSeen], expected: list[Settlement], live: LiveRound
+def _paid_as_rules_pay(seen: list[WagerSeen], net: dict[tuple[int, str, int], float], live: LiveRound
                        ) -> Iterator[tuple[WagerSeen, ChipInstance, float]]:
     """(wager, payout, what the wager was read as when paid) of each winning wager the notes do not doubt, paid
-    exactly what the rules pay on its locked amount or on what lay there when paid (`_as_rules_pay_on_raised`). The
-    notes are read as each is reached, so a caller's changes to them count for the wagers after."""
-    net = _rules_net(expected)
+    exactly what the rules pay (`net` from `_rules_net`) on its locked amount or on what lay there when paid
+    (`_as_rules_pay_on_raised`). The notes are read as each is reached, so a caller's changes to them count for the
+    wagers after."""
     for ws in seen:
         p = ws.payout
         if ws.outcome != "win" or p is None or _doubted(live, ws):
